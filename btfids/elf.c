@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * elf.c - open an ELF object with libelf, find .BTF_ids, .BTF and the
+ * symbol table, check that what we will read lies inside the file, and
+ * write the new .BTF_ids bytes back with one pwrite().
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "btfids/elf.h"
+
+#define SEC_IDS	".BTF_ids"
+#define SEC_BTF	".BTF"
+
+/* [off, off + size) lies inside a file of file_size bytes (no overflow). */
+static bool in_file(uint64_t file_size, uint64_t off, uint64_t size)
+{
+	return off <= file_size && size <= file_size - off;
+}
+
+static int elf_fail(struct btfids_elf *e, struct btfids_report *r, const char *what)
+{
+	btfids_err(r, e->path, "%s: %s", what, elf_errmsg(-1));
+	return -EINVAL;
+}
+
+static int open_file(struct btfids_elf *e, bool writable, struct btfids_report *r)
+{
+	struct stat st;
+
+	e->fd = open(e->path, (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+	if (e->fd < 0) {
+		int err = -errno;
+
+		btfids_err(r, e->path, "cannot open%s: %s",
+			   writable ? " for writing" : "", strerror(errno));
+		return err;
+	}
+	if (fstat(e->fd, &st)) {
+		btfids_err(r, e->path, "cannot stat: %s", strerror(errno));
+		return -errno;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		btfids_err(r, e->path, "not a regular file");
+		return -EINVAL;
+	}
+	/* root may open anything O_RDWR; a file without write bits is still read-only */
+	if (writable && !(st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH))) {
+		btfids_err(r, e->path, "file is read-only (no write permission bit); "
+			   "make it writable or use -o FILE");
+		return -EACCES;
+	}
+	e->file_size = st.st_size;
+	return 0;
+}
+
+static int read_ehdr(struct btfids_elf *e, struct btfids_report *r)
+{
+	GElf_Ehdr eh;
+	char *ident;
+
+	if (elf_kind(e->elf) != ELF_K_ELF) {
+		btfids_err(r, e->path, "not an ELF file");
+		return -EINVAL;
+	}
+	ident = elf_getident(e->elf, NULL);
+	if (!ident || !gelf_getehdr(e->elf, &eh))
+		return elf_fail(e, r, "bad ELF header");
+	e->elf_class = ident[EI_CLASS];
+	e->elf_data = ident[EI_DATA];
+	if (e->elf_data != ELFDATA2LSB && e->elf_data != ELFDATA2MSB) {
+		btfids_err(r, e->path, "unknown ELF byte order %u", e->elf_data);
+		return -EINVAL;
+	}
+	e->type = eh.e_type;
+	e->machine = eh.e_machine;
+	return 0;
+}
+
+/* Raw bytes of a section we read as bytes (.BTF_ids, .BTF). */
+static int take_bytes(struct btfids_elf *e, Elf_Scn *scn, const GElf_Shdr *sh,
+		      const char *name, struct btfids_section *s,
+		      struct btfids_report *r)
+{
+	Elf_Data *d;
+
+	if (s->index) {
+		btfids_err(r, e->path, "more than one %s section", name);
+		return -EINVAL;
+	}
+	if (sh->sh_type == SHT_NOBITS || (sh->sh_flags & SHF_COMPRESSED)) {
+		btfids_err(r, e->path, "%s section has no plain bytes in the file (%s)",
+			   name, sh->sh_type == SHT_NOBITS ? "NOBITS" : "compressed");
+		return -EINVAL;
+	}
+	if (!in_file(e->file_size, sh->sh_offset, sh->sh_size)) {
+		btfids_err(r, e->path, "%s section (offset %#llx, size %#llx) lies outside the file (%llu bytes): truncated?",
+			   name, (unsigned long long)sh->sh_offset,
+			   (unsigned long long)sh->sh_size,
+			   (unsigned long long)e->file_size);
+		return -EINVAL;
+	}
+	s->index = elf_ndxscn(scn);
+	s->addr = sh->sh_addr;
+	s->offset = sh->sh_offset;
+	s->size = sh->sh_size;
+	if (!sh->sh_size)
+		return 0;
+	d = elf_rawdata(scn, NULL);
+	if (!d || d->d_size != sh->sh_size)
+		return elf_fail(e, r, name);
+	s->data = d->d_buf;
+	return 0;
+}
+
+static int take_symtab(struct btfids_elf *e, Elf_Scn *scn, const GElf_Shdr *sh,
+		       struct btfids_report *r)
+{
+	size_t entsize = gelf_fsize(e->elf, ELF_T_SYM, 1, EV_CURRENT);
+
+	if (e->symtab_index) {
+		btfids_err(r, e->path, "more than one symbol table");
+		return -EINVAL;
+	}
+	if (sh->sh_entsize != entsize) {
+		btfids_err(r, e->path, "symbol table entry size is %llu, expected %zu",
+			   (unsigned long long)sh->sh_entsize, entsize);
+		return -EINVAL;
+	}
+	if (!in_file(e->file_size, sh->sh_offset, sh->sh_size)) {
+		btfids_err(r, e->path, "symbol table (offset %#llx, size %#llx) lies outside the file (%llu bytes): truncated?",
+			   (unsigned long long)sh->sh_offset,
+			   (unsigned long long)sh->sh_size,
+			   (unsigned long long)e->file_size);
+		return -EINVAL;
+	}
+	e->symtab_index = elf_ndxscn(scn);
+	e->strtab_index = sh->sh_link;
+	e->nr_syms = sh->sh_size / entsize;
+	e->syms = elf_getdata(scn, NULL);
+	if (!e->syms)
+		return elf_fail(e, r, "cannot read the symbol table");
+	return 0;
+}
+
+static int check_strtab(struct btfids_elf *e, struct btfids_report *r)
+{
+	Elf_Scn *scn = elf_getscn(e->elf, e->strtab_index);
+	GElf_Shdr sh;
+
+	if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_STRTAB ||
+	    !in_file(e->file_size, sh.sh_offset, sh.sh_size)) {
+		btfids_err(r, e->path, "symbol table's string table (section %zu) is missing or lies outside the file",
+			   e->strtab_index);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* SHT_SYMTAB_SHNDX holds the section indexes of symbols marked SHN_XINDEX. */
+static int take_xndx(struct btfids_elf *e, struct btfids_report *r)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB_SHNDX ||
+		    sh.sh_link != e->symtab_index)
+			continue;
+		if (!in_file(e->file_size, sh.sh_offset, sh.sh_size) ||
+		    sh.sh_size / 4 < e->nr_syms) {
+			btfids_err(r, e->path, "SHT_SYMTAB_SHNDX section %zu is too small or outside the file",
+				   elf_ndxscn(scn));
+			return -EINVAL;
+		}
+		e->xndx = elf_getdata(scn, NULL);
+		if (!e->xndx)
+			return elf_fail(e, r, "cannot read SHT_SYMTAB_SHNDX");
+		return 0;
+	}
+	return 0;
+}
+
+/* e_shnum may be 0 with the real count in section 0: use libelf's count. */
+static int check_shdrs(struct btfids_elf *e, size_t shnum, struct btfids_report *r)
+{
+	GElf_Ehdr eh;
+
+	if (!gelf_getehdr(e->elf, &eh))
+		return elf_fail(e, r, "bad ELF header");
+	if (shnum && !in_file(e->file_size, eh.e_shoff, (uint64_t)shnum * eh.e_shentsize)) {
+		btfids_err(r, e->path, "section header table (offset %#llx, %zu entries) lies outside the file (%llu bytes): truncated?",
+			   (unsigned long long)eh.e_shoff, shnum,
+			   (unsigned long long)e->file_size);
+		return -EINVAL;
+	}
+	if (shnum && eh.e_shoff < gelf_fsize(e->elf, ELF_T_EHDR, 1, EV_CURRENT)) {
+		btfids_err(r, e->path, "section header table overlaps the ELF header");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int scan_sections(struct btfids_elf *e, struct btfids_report *r)
+{
+	size_t shstrndx, shnum;
+	Elf_Scn *scn = NULL;
+	int err;
+
+	if (elf_getshdrnum(e->elf, &shnum) || elf_getshdrstrndx(e->elf, &shstrndx))
+		return elf_fail(e, r, "cannot read section headers");
+	err = check_shdrs(e, shnum, r);
+	if (err)
+		return err;
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		const char *name;
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh))
+			return elf_fail(e, r, "bad section header");
+		name = elf_strptr(e->elf, shstrndx, sh.sh_name);
+		if (!name) {
+			btfids_err(r, e->path, "section %zu has no valid name (sh_name %u)",
+				   elf_ndxscn(scn), sh.sh_name);
+			return -EINVAL;
+		}
+		err = 0;
+		if (sh.sh_type == SHT_SYMTAB)
+			err = take_symtab(e, scn, &sh, r);
+		else if (!strcmp(name, SEC_IDS))
+			err = take_bytes(e, scn, &sh, SEC_IDS, &e->ids, r);
+		else if (!strcmp(name, SEC_BTF))
+			err = take_bytes(e, scn, &sh, SEC_BTF, &e->btf, r);
+		if (err)
+			return err;
+	}
+	if (!e->symtab_index)
+		return 0;
+	err = check_strtab(e, r);
+	return err ? err : take_xndx(e, r);
+}
+
+int btfids_elf_open(struct btfids_elf *e, const char *path, bool writable,
+		    struct btfids_report *r)
+{
+	int err;
+
+	memset(e, 0, sizeof(*e));
+	e->path = path;
+	e->fd = -1;
+	err = open_file(e, writable, r);
+	if (err)
+		goto fail;
+	elf_version(EV_CURRENT);
+	e->elf = elf_begin(e->fd, ELF_C_READ_MMAP, NULL);
+	if (!e->elf) {
+		err = elf_fail(e, r, "cannot read ELF");
+		goto fail;
+	}
+	err = read_ehdr(e, r);
+	if (!err)
+		err = scan_sections(e, r);
+	if (!err)
+		return 0;
+fail:
+	btfids_elf_close(e);
+	return err;
+}
+
+void btfids_elf_close(struct btfids_elf *e)
+{
+	if (e->elf)
+		elf_end(e->elf);
+	if (e->fd >= 0)
+		close(e->fd);
+	e->elf = NULL;
+	e->fd = -1;
+}
+
+int btfids_elf_sym(const struct btfids_elf *e, size_t i, GElf_Sym *sym,
+		   size_t *shndx, const char **name)
+{
+	Elf32_Word x = 0;
+
+	if (!gelf_getsymshndx(e->syms, e->xndx, i, sym, &x))
+		return -EINVAL;
+	*shndx = sym->st_shndx;
+	if (sym->st_shndx == SHN_XINDEX) {
+		if (!e->xndx)
+			return -ENOENT;
+		*shndx = x;
+	}
+	*name = elf_strptr(e->elf, e->strtab_index, sym->st_name);
+	return *name ? 0 : -EINVAL;
+}
+
+int btfids_elf_write_ids(struct btfids_elf *e, const void *buf, struct btfids_report *r)
+{
+	const unsigned char *p = buf;
+	uint64_t done = 0;
+
+	while (done < e->ids.size) {
+		ssize_t n = pwrite(e->fd, p + done, e->ids.size - done,
+				   e->ids.offset + done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			btfids_err(r, e->path, "cannot write .BTF_ids: %s",
+				   n < 0 ? strerror(errno) : "short write");
+			return n < 0 ? -errno : -EIO;
+		}
+		done += n;
+	}
+	return 0;
+}

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lookup.c - load BTF through libbpf and resolve targets by kind and name
+ * in one pass over all types.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btfids/lookup.h"
+
+static int btf_error(struct btf *btf)
+{
+	return btf ? 0 : (errno ? -errno : -EINVAL);
+}
+
+int btfids_btf_load_base(const char *path, struct btf **out, struct btfids_report *r)
+{
+	struct btf *btf = btf__parse(path, NULL);
+	int err = btf_error(btf);
+
+	if (err) {
+		btfids_err(r, path, "cannot load base BTF: %s%s", strerror(-err),
+			   err == -ENOENT || err == -ENODATA ?
+			   " (no such file, or an ELF without .BTF)" : "");
+		return err;
+	}
+	*out = btf;
+	return 0;
+}
+
+/* Type IDs a type refers to; returns how many were stored in ids[] (at most 2). */
+static int type_refs(const struct btf_type *t, __u32 ids[2])
+{
+	switch (btf_kind(t)) {
+	case BTF_KIND_PTR:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_FUNC:
+	case BTF_KIND_FUNC_PROTO:	/* return type; params checked apart */
+	case BTF_KIND_VAR:
+	case BTF_KIND_DECL_TAG:
+	case BTF_KIND_TYPE_TAG:
+		ids[0] = t->type;
+		return 1;
+	case BTF_KIND_ARRAY:
+		ids[0] = btf_array(t)->type;
+		ids[1] = btf_array(t)->index_type;
+		return 2;
+	default:
+		return 0;
+	}
+}
+
+/* Members, params and section entries all refer to types too. */
+static bool members_ok(const struct btf_type *t, __u32 nr_types)
+{
+	int i, n = btf_vlen(t);
+
+	if (btf_is_composite(t)) {
+		for (i = 0; i < n; i++)
+			if (btf_members(t)[i].type >= nr_types)
+				return false;
+	} else if (btf_is_func_proto(t)) {
+		for (i = 0; i < n; i++)
+			if (btf_params(t)[i].type >= nr_types)
+				return false;
+	} else if (btf_is_datasec(t)) {
+		for (i = 0; i < n; i++)
+			if (btf_var_secinfos(t)[i].type >= nr_types)
+				return false;
+	}
+	return true;
+}
+
+/*
+ * A split BTF read on the wrong base shows itself as names or type IDs
+ * that point nowhere. libbpf checks neither when it parses.
+ */
+static int check_split(const struct btf *btf, const struct btf *base,
+		       const char *path, struct btfids_report *r)
+{
+	__u32 nr_types = btf__type_cnt(btf), id, ids[2];
+	int i, n;
+
+	for (id = btf__type_cnt(base); id < nr_types; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		bool ok = t && btf__name_by_offset(btf, t->name_off);
+
+		n = ok ? type_refs(t, ids) : 0;
+		for (i = 0; i < n; i++)
+			ok = ok && ids[i] < nr_types;
+		if (ok && members_ok(t, nr_types))
+			continue;
+		btfids_err(r, path, "split BTF does not fit its base BTF: type ID %u refers to a name or type the base does not have (wrong -b/--btf_base?)",
+			   id);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int btfids_btf_load(const struct btfids_elf *e, const char *btf_path,
+		    struct btf *base, struct btf **out, struct btfids_report *r)
+{
+	const char *from = btf_path ? btf_path : e->path;
+	struct btf *btf;
+	int err;
+
+	if (!btf_path && !e->btf.index) {
+		btfids_err(r, e->path, "no .BTF section (pass --btf FILE, or encode BTF with pahole first)");
+		return -ENODATA;
+	}
+	errno = 0;
+	/* libbpf 1.1 exports no btf__new_split(): let it read the file itself */
+	btf = btf__parse_split(from, base);
+	err = btf_error(btf);
+	if (err) {
+		btfids_err(r, from, "cannot load BTF%s: %s%s", btf_path ? "" : " from .BTF",
+			   strerror(-err),
+			   !base && e->type == ET_REL && err != -ENODATA ?
+			   " (a module's split BTF needs its base: -b vmlinux)" : "");
+		return err;
+	}
+	if (base) {
+		err = check_split(btf, base, from, r);
+		if (err) {
+			btf__free(btf);
+			return err;
+		}
+	}
+	*out = btf;
+	return 0;
+}
+
+static int kind_of(const struct btf_type *t)
+{
+	switch (btf_kind(t)) {
+	case BTF_KIND_FUNC:
+		return BTFIDS_FUNC;
+	case BTF_KIND_STRUCT:
+		return BTFIDS_STRUCT;
+	case BTF_KIND_UNION:
+		return BTFIDS_UNION;
+	case BTF_KIND_TYPEDEF:
+		return BTFIDS_TYPEDEF;
+	default:
+		return -1;
+	}
+}
+
+static int add_id(struct btfids_target *t, __u32 id)
+{
+	__u32 *ids = reallocarray(t->ids, t->nr_ids + 1, sizeof(*ids));
+
+	if (!ids)
+		return -ENOMEM;
+	ids[t->nr_ids++] = id;
+	t->ids = ids;
+	return 0;
+}
+
+/*
+ * The kernel tool stops checking a kind once it has found as many names as
+ * that kind has slots (its nr_funcs etc.), so a later duplicate goes
+ * unreported there. We keep every ID for `check`, but warn the same way.
+ */
+static int match(struct btfids_target *t, __u32 id, size_t *left,
+		 struct btfids_report *r)
+{
+	int err = add_id(t, id);
+
+	if (err)
+		return err;
+	if (t->nr_ids == 1) {
+		t->id = id;
+		(*left)--;
+	} else if (*left) {
+		btfids_warn(r, "multiple IDs found for '%s': %u, %u - using %u",
+			    t->name, t->id, id, t->id);
+	}
+	return 0;
+}
+
+/* Kernel order: structs, unions, typedefs, funcs; names descending. */
+static void warn_unresolved(const struct btfids_syms *s, struct btfids_report *r)
+{
+	static const enum btfids_kind order[] = {
+		BTFIDS_STRUCT, BTFIDS_UNION, BTFIDS_TYPEDEF, BTFIDS_FUNC,
+	};
+	size_t k, i;
+
+	for (k = 0; k < 4; k++) {
+		for (i = s->nr_targets; i-- > 0;) {
+			const struct btfids_target *t = &s->targets[i];
+
+			if (t->kind == order[k] && !t->id)
+				btfids_warn(r, "resolve_btfids: unresolved symbol %s", t->name);
+		}
+	}
+}
+
+int btfids_lookup(const struct btf *btf, struct btfids_syms *s, const char *path,
+		  struct btfids_report *r)
+{
+	size_t left[BTFIDS_NR_TYPE_KINDS];
+	__u32 id, nr_types = btf__type_cnt(btf);
+	int err;
+
+	memcpy(left, s->nr_kind_slots, sizeof(left));
+	for (id = 1; id < nr_types && s->nr_targets; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		struct btfids_target *tg;
+		const char *name;
+		int kind;
+
+		if (!t) {
+			btfids_err(r, path, "malformed BTF: no type for ID %u", id);
+			return -EINVAL;
+		}
+		kind = kind_of(t);
+		if (kind < 0 || !s->nr_kind_slots[kind])
+			continue;
+		name = btf__name_by_offset(btf, t->name_off);
+		if (!name) {
+			btfids_err(r, path, "malformed BTF: no name for type ID %u", id);
+			return -EINVAL;
+		}
+		tg = btfids_syms_find(s, kind, name);
+		if (!tg)
+			continue;
+		err = match(tg, id, &left[kind], r);
+		if (err) {
+			btfids_err(r, path, "out of memory");
+			return err;
+		}
+	}
+	warn_unresolved(s, r);
+	return 0;
+}

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * btfids - fill the .BTF_ids section of a kernel image or module.
+ *
+ * main() only dispatches: "btfids VERB ..." runs that verb; anything else
+ * is the kernel-compatible resolve command line, so that
+ * "make RESOLVE_BTFIDS=btfids" works unchanged.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "btfids.h"
+
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+};
+
+static const struct cmd cmds[] = {
+	{ "resolve", do_resolve, "fill .BTF_ids in place (the default verb)" },
+};
+
+static int do_help(void)
+{
+	size_t i;
+
+	printf("Usage: btfids [VERB] [OPTIONS] ELF...\n\n"
+	       "Without a verb, btfids takes the options of the kernel's resolve_btfids:\n"
+	       "  btfids [-v]... [--btf FILE] [-b|--btf_base FILE] [--fatal_warnings] ELF...\n"
+	       "  btfids --patch_btfids BLOB ELF\n\n"
+	       "Verbs (btfids VERB --help for each):\n");
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		printf("  %-10s %s\n", cmds[i].name, cmds[i].help);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc == 2 && (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
+			  !strcmp(argv[1], "-h")))
+		return do_help();
+	if (argc == 2 && !strcmp(argv[1], "--version")) {
+		printf("btfids %s\n", BTFIDS_VERSION);
+		return 0;
+	}
+	for (i = 0; argc > 1 && i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(argv[1], cmds[i].name))
+			return cmds[i].fn(argc - 1, argv + 1);
+	return do_resolve(argc, argv);
+}

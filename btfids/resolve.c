@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * resolve.c - the resolve verb: the kernel's resolve_btfids, in place.
+ *
+ * Per object, top to bottom: open -> collect symbols -> load BTF ->
+ * look up -> patch a copy of .BTF_ids -> write it with one pwrite().
+ * Every check happens before the write, so a failed run leaves the file
+ * as it was. Several objects may share one base BTF (-b), parsed once.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "btfids.h"
+#include "btfids/lookup.h"
+#include "btfids/patch.h"
+
+struct resolve_opts {
+	const char *btf_path;
+	const char *base_path;
+	const char *output;		/* -o: write a patched copy here */
+	const char *patch_blob;		/* --patch_btfids BLOB */
+	bool fatal_warnings;
+	struct btf *base;		/* parsed once for all objects */
+	struct btfids_report rep;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: btfids [resolve] [OPTIONS] ELF...\n"
+		"       btfids [resolve] --patch_btfids BLOB ELF\n\n"
+		"Fill the .BTF_ids section of each ELF (vmlinux or a module) in place.\n\n"
+		"  -v, --verbose          more output (repeat for more)\n"
+		"      --btf FILE         read BTF from FILE (raw or ELF), not the ELF's .BTF\n"
+		"  -b, --btf_base FILE    base BTF for split (module) BTF: vmlinux or raw BTF\n"
+		"      --fatal_warnings   fail (exit 255, file untouched) on any warning\n"
+		"  -o, --output FILE      write the patched copy to FILE, leave ELF as it is\n"
+		"      --patch_btfids BLOB  copy BLOB (exactly the section's size) into .BTF_ids\n"
+		"  -h, --help             this help\n\n"
+		"Exit status: 0 ok, 255 failure, 129 usage error.\n");
+}
+
+/* Copy the input to a temporary file beside @out, patch it, rename it. */
+static int write_copy(struct btfids_elf *e, const unsigned char *buf,
+		      const char *out, struct btfids_report *r)
+{
+	size_t len = strlen(out);
+	char *tmp = malloc(len + 8);
+	struct btfids_elf o = *e;
+	int fd, err = 0;
+	off_t in_off = 0;
+
+	if (!tmp)
+		return -ENOMEM;
+	memcpy(tmp, out, len);
+	memcpy(tmp + len, ".XXXXXX", 8);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		btfids_err(r, out, "cannot create: %s", strerror(errno));
+		free(tmp);
+		return -errno;
+	}
+	while (!err && (uint64_t)in_off < e->file_size) {
+		ssize_t n = copy_file_range(e->fd, &in_off, fd, NULL,
+					    e->file_size - in_off, 0);
+
+		if (n <= 0)
+			err = n < 0 ? -errno : -EIO;
+	}
+	if (err)
+		btfids_err(r, out, "cannot copy %s: %s", e->path, strerror(-err));
+	o.fd = fd;
+	o.path = out;
+	if (!err)
+		err = btfids_elf_write_ids(&o, buf, r);
+	if (!err && fchmod(fd, 0644))
+		err = -errno;
+	if (close(fd) && !err)
+		err = -errno;
+	if (!err && rename(tmp, out)) {
+		err = -errno;
+		btfids_err(r, out, "cannot rename %s: %s", tmp, strerror(errno));
+	}
+	if (err)
+		unlink(tmp);
+	free(tmp);
+	return err;
+}
+
+static int write_result(struct resolve_opts *o, struct btfids_elf *e,
+			const unsigned char *buf)
+{
+	if (o->output)
+		return write_copy(e, buf, o->output, &o->rep);
+	if (!memcmp(buf, e->ids.data, e->ids.size)) {
+		btfids_dbg(&o->rep, 1, "%s: .BTF_ids already up to date\n", e->path);
+		return 0;
+	}
+	return btfids_elf_write_ids(e, buf, &o->rep);
+}
+
+static void summary(struct resolve_opts *o, const struct btfids_elf *e,
+		    const struct btfids_syms *s)
+{
+	size_t i, unresolved = 0;
+
+	for (i = 0; i < s->nr_targets; i++)
+		unresolved += !s->targets[i].id;
+	btfids_dbg(&o->rep, 1, "%s: %zu slots for %zu names (%zu unresolved), %zu sets, %llu bytes of .BTF_ids\n",
+		   e->path, s->nr_slots, s->nr_targets, unresolved, s->nr_sets,
+		   (unsigned long long)e->ids.size);
+}
+
+/* Everything up to the write; on success *out holds the new section. */
+static int compute(struct resolve_opts *o, struct btfids_elf *e,
+		   struct btfids_syms *s, unsigned char **out)
+{
+	unsigned int warnings = o->rep.warnings;
+	struct btf *btf = NULL;
+	int err;
+
+	err = btfids_syms_collect(e, s, &o->rep);
+	if (err)
+		return err;
+	err = btfids_btf_load(e, o->btf_path, o->base, &btf, &o->rep);
+	if (!err)
+		err = btfids_lookup(btf, s, e->path, &o->rep);
+	btf__free(btf);
+	if (err)
+		return err;
+	if (o->fatal_warnings && o->rep.warnings != warnings) {
+		btfids_err(&o->rep, e->path, "%u warning(s) with --fatal_warnings; file left unchanged",
+			   o->rep.warnings - warnings);
+		return -EINVAL;
+	}
+	*out = malloc(e->ids.size ? e->ids.size : 1);
+	if (!*out)
+		return -ENOMEM;
+	memcpy(*out, e->ids.data, e->ids.size);
+	return btfids_patch(s, *out, btfids_elf_big_endian(e));
+}
+
+static int resolve_one(struct resolve_opts *o, const char *path)
+{
+	struct btfids_syms s = {};
+	unsigned char *buf = NULL;
+	struct btfids_elf e;
+	int err;
+
+	err = btfids_elf_open(&e, path, !o->output, &o->rep);
+	if (err)
+		return err;
+	if (!e.ids.index || !e.symtab_index) {
+		btfids_dbg(&o->rep, 1, "%s: no .BTF_ids or no symbol table, nothing to do\n", path);
+		goto out;
+	}
+	err = compute(o, &e, &s, &buf);
+	if (err == -ENOMEM)
+		btfids_err(&o->rep, path, "out of memory");
+	if (!err) {
+		summary(o, &e, &s);
+		err = write_result(o, &e, buf);
+	}
+out:
+	free(buf);
+	btfids_syms_free(&s);
+	btfids_elf_close(&e);
+	return err;
+}
+
+/* 7.0's --patch_btfids: BLOB is the whole section, already in target order. */
+static int patch_blob(struct resolve_opts *o, const char *path)
+{
+	unsigned char *buf = NULL;
+	struct btfids_elf e;
+	struct stat st;
+	int fd = -1, err;
+
+	err = btfids_elf_open(&e, path, true, &o->rep);
+	if (err)
+		return err;
+	err = -EINVAL;
+	if (!e.ids.index) {
+		btfids_err(&o->rep, path, "section .BTF_ids not found");
+		goto out;
+	}
+	fd = open(o->patch_blob, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		btfids_err(&o->rep, o->patch_blob, "cannot open: %s", strerror(errno));
+		goto out;
+	}
+	if ((uint64_t)st.st_size != e.ids.size) {
+		btfids_err(&o->rep, path, "size mismatch - .BTF_ids section is %llu bytes, %s is %llu bytes",
+			   (unsigned long long)e.ids.size, o->patch_blob,
+			   (unsigned long long)st.st_size);
+		goto out;
+	}
+	buf = malloc(e.ids.size + 1);
+	if (!buf || pread(fd, buf, e.ids.size, 0) != (ssize_t)e.ids.size) {
+		btfids_err(&o->rep, o->patch_blob, "cannot read");
+		goto out;
+	}
+	err = btfids_elf_write_ids(&e, buf, &o->rep);
+out:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	btfids_elf_close(&e);
+	return err;
+}
+
+enum { OPT_BTF = 256, OPT_FATAL, OPT_PATCH, OPT_NO_FAIL };
+
+static const struct option long_opts[] = {
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "btf", required_argument, NULL, OPT_BTF },
+	{ "btf_base", required_argument, NULL, 'b' },
+	{ "fatal_warnings", no_argument, NULL, OPT_FATAL },
+	{ "patch_btfids", required_argument, NULL, OPT_PATCH },
+	{ "output", required_argument, NULL, 'o' },
+	{ "no-fail", no_argument, NULL, OPT_NO_FAIL },	/* 5.x kbuild; a no-op */
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Returns the index of the first ELF argument, or -1 after a usage error. */
+static int parse_args(int argc, char **argv, struct resolve_opts *o)
+{
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+vb:o:h", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'v':
+			o->rep.verbose++;
+			break;
+		case OPT_BTF:
+			o->btf_path = optarg;
+			break;
+		case 'b':
+			o->base_path = optarg;
+			break;
+		case OPT_FATAL:
+			o->fatal_warnings = true;
+			break;
+		case OPT_PATCH:
+			o->patch_blob = optarg;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case OPT_NO_FAIL:
+			break;
+		case 'h':
+			usage(stdout);
+			exit(BTFIDS_EXIT_USAGE);
+		default:
+			fprintf(stderr, "btfids: unknown option or missing argument: %s\n",
+				argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "btfids: no ELF file given\n");
+		return -1;
+	}
+	if ((o->output || o->patch_blob) && argc - optind != 1) {
+		fprintf(stderr, "btfids: -o and --patch_btfids take exactly one ELF file\n");
+		return -1;
+	}
+	return optind;
+}
+
+int do_resolve(int argc, char **argv)
+{
+	struct resolve_opts o = {};
+	int i, first, failed = 0;
+
+	first = parse_args(argc, argv, &o);
+	if (first < 0) {
+		usage(stderr);
+		return BTFIDS_EXIT_USAGE;
+	}
+	if (o.patch_blob)
+		return patch_blob(&o, argv[first]) ? BTFIDS_EXIT_FAIL : BTFIDS_EXIT_OK;
+	if (o.base_path && btfids_btf_load_base(o.base_path, &o.base, &o.rep))
+		return BTFIDS_EXIT_FAIL;
+	for (i = first; i < argc; i++)
+		failed |= resolve_one(&o, argv[i]) != 0;
+	btf__free(o.base);
+	return failed ? BTFIDS_EXIT_FAIL : BTFIDS_EXIT_OK;
+}

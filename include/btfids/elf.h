@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * elf.h - read-only access to the parts of an ELF object btfids needs, and
+ * the one write it ever makes.
+ *
+ * Any class (ELF32/ELF64), any byte order, any machine: libelf translates
+ * headers and symbols to host order; section bytes are handed out raw, in
+ * the target's byte order. The file is mapped read-only and never
+ * rewritten by libelf: btfids_elf_write_ids() is a single pwrite() of the
+ * new .BTF_ids bytes at the section's file offset, so every other byte of
+ * the file stays as it was.
+ *
+ * Errors: functions return 0 or a negative errno and print one
+ * "FAILED <file>: ..." line through the report.
+ */
+#ifndef _BTFIDS_ELF_H
+#define _BTFIDS_ELF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <gelf.h>
+
+#include "btfids/report.h"
+
+struct btfids_section {
+	size_t index;		/* section header index; 0: absent */
+	uint64_t addr;		/* sh_addr */
+	uint64_t offset;	/* sh_offset, bytes from the start of the file */
+	uint64_t size;		/* sh_size, bytes */
+	const unsigned char *data;	/* raw bytes (target order), size long */
+};
+
+struct btfids_elf {
+	const char *path;
+	int fd;
+	Elf *elf;
+	uint64_t file_size;
+	unsigned char elf_class;	/* ELFCLASS32 or ELFCLASS64 */
+	unsigned char elf_data;		/* ELFDATA2LSB or ELFDATA2MSB */
+	uint16_t type;			/* e_type: ET_EXEC, ET_DYN, ET_REL */
+	uint16_t machine;		/* e_machine */
+
+	struct btfids_section ids;	/* .BTF_ids */
+	struct btfids_section btf;	/* .BTF */
+
+	/* SHT_SYMTAB, translated to host order by libelf */
+	size_t symtab_index;		/* 0: no symbol table */
+	size_t strtab_index;		/* its sh_link */
+	Elf_Data *syms;
+	Elf_Data *xndx;			/* SHT_SYMTAB_SHNDX data, or NULL */
+	size_t nr_syms;
+};
+
+/*
+ * Open @path and index its sections. @writable opens it O_RDWR (refusing a
+ * file with no write permission bit, even for root) so that the later
+ * write cannot fail on permissions after the work is done.
+ */
+int btfids_elf_open(struct btfids_elf *e, const char *path, bool writable,
+		    struct btfids_report *r);
+void btfids_elf_close(struct btfids_elf *e);
+
+/* Host-order copy of symbol @i, with its real section index (SHN_XINDEX resolved). */
+int btfids_elf_sym(const struct btfids_elf *e, size_t i, GElf_Sym *sym,
+		   size_t *shndx, const char **name);
+
+/* Byte offset in .BTF_ids of an address (st_value) that points into it. */
+static inline bool btfids_elf_ids_offset(const struct btfids_elf *e,
+					 uint64_t value, uint64_t *off)
+{
+	/* ET_REL: st_value is section-relative; else an address (sh_addr based) */
+	uint64_t base = e->type == ET_REL ? 0 : e->ids.addr;
+
+	if (value < base)
+		return false;
+	*off = value - base;
+	return true;
+}
+
+static inline bool btfids_elf_big_endian(const struct btfids_elf *e)
+{
+	return e->elf_data == ELFDATA2MSB;
+}
+
+/* Replace the whole .BTF_ids section with @buf (ids.size bytes): one pwrite. */
+int btfids_elf_write_ids(struct btfids_elf *e, const void *buf, struct btfids_report *r);
+
+#endif /* _BTFIDS_ELF_H */

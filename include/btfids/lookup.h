@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lookup.h - load BTF with libbpf and find each target's type ID.
+ *
+ * Rules (kernel tools/bpf/resolve_btfids/main.c, symbols_resolve()):
+ * a target matches BTF types of exactly its kind (FUNC, STRUCT, UNION,
+ * TYPEDEF) and name, base BTF included for split BTF; the lowest ID wins
+ * ("WARN: multiple IDs found for 'NAME': FIRST, OTHER - using FIRST");
+ * none leaves 0 ("WARN: resolve_btfids: unresolved symbol NAME").
+ */
+#ifndef _BTFIDS_LOOKUP_H
+#define _BTFIDS_LOOKUP_H
+
+#include <bpf/btf.h>
+
+#include "btfids/elf.h"
+#include "btfids/syms.h"
+
+/*
+ * Load base BTF from @path: raw BTF (e.g. /sys/kernel/btf/vmlinux) or an
+ * ELF with .BTF. Returns 0 and *out, or a negative errno after an error
+ * line naming the file.
+ */
+int btfids_btf_load_base(const char *path, struct btf **out, struct btfids_report *r);
+
+/*
+ * Load the BTF that @e's IDs refer to: @btf_path (raw or ELF) when given,
+ * else @e's own .BTF; split on @base when @base is not NULL. A split BTF is
+ * checked against its base: every name and type reference must resolve.
+ */
+int btfids_btf_load(const struct btfids_elf *e, const char *btf_path,
+		    struct btf *base, struct btf **out, struct btfids_report *r);
+
+/*
+ * Fill every target's id, nr_ids and ids[] from @btf and print the kernel
+ * tool's warnings, in its order. Returns 0 or a negative errno (malformed
+ * BTF, out of memory).
+ */
+int btfids_lookup(const struct btf *btf, struct btfids_syms *s, const char *path,
+		  struct btfids_report *r);
+
+#endif /* _BTFIDS_LOOKUP_H */

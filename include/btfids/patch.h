@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * patch.h - compute the resolved bytes of .BTF_ids.
+ *
+ * Rules (kernel tools/bpf/resolve_btfids/main.c, symbols_patch() and
+ * sets_patch()): each slot gets its target's ID; each set's count word
+ * gets its entry count; then each set is sorted by ID, ascending, as
+ * signed 32-bit values like the kernel's own btf_id_cmp_func(); a set8 is
+ * sorted as {id, flags} pairs so every flags word moves with its ID and
+ * keeps its bytes. Sets are sorted in the kernel tool's order (descending
+ * name), which only matters if sets overlap. Ties keep their order.
+ * Everything else (set8 header flags, BTF_ID_UNUSED holes) is untouched.
+ * All words are written in the target's byte order.
+ */
+#ifndef _BTFIDS_PATCH_H
+#define _BTFIDS_PATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "btfids/syms.h"
+
+/* Read/write a u32 in the target's byte order. */
+static inline uint32_t btfids_get32(const unsigned char *p, bool big_endian)
+{
+	if (big_endian)
+		return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+		       (uint32_t)p[2] << 8 | p[3];
+	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[1] << 8 | p[0];
+}
+
+static inline void btfids_put32(unsigned char *p, uint32_t v, bool big_endian)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		p[big_endian ? 3 - i : i] = v >> (8 * i);
+}
+
+/*
+ * Patch @buf, a copy of .BTF_ids (btfids_syms_collect() checked that it
+ * holds every slot and set), in place. Returns 0 or -ENOMEM.
+ */
+int btfids_patch(const struct btfids_syms *s, unsigned char *buf, bool big_endian);
+
+#endif /* _BTFIDS_PATCH_H */
