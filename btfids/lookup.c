@@ -76,23 +76,47 @@ static bool members_ok(const struct btf_type *t, __u32 nr_types)
 }
 
 /*
- * A split BTF read on the wrong base shows itself as names or type IDs
- * that point nowhere. libbpf checks neither when it parses.
+ * Every name offset points at the start of a string: in a BTF read on the
+ * wrong base, offsets into the base's strings land mid-string.
+ */
+static bool name_ok(const struct btf *btf, __u32 off)
+{
+	const char *prev;
+
+	if (!btf__name_by_offset(btf, off))
+		return false;
+	prev = off ? btf__str_by_offset(btf, off - 1) : NULL;
+	return !prev || !*prev;
+}
+
+static bool type_ok(const struct btf *btf, const struct btf_type *t, __u32 nr_types)
+{
+	__u32 ids[2];
+	int i, n;
+
+	if (!t || !name_ok(btf, t->name_off))
+		return false;
+	n = type_refs(t, ids);
+	for (i = 0; i < n; i++)
+		if (ids[i] >= nr_types)
+			return false;
+	if (btf_is_func(t) && !btf_is_func_proto(btf__type_by_id(btf, t->type)))
+		return false;
+	return members_ok(t, nr_types);
+}
+
+/*
+ * A split BTF read on the wrong base shows itself as names that start
+ * mid-string and type IDs that point nowhere or at the wrong kind. libbpf
+ * 1.1 checks none of this when it parses.
  */
 static int check_split(const struct btf *btf, const struct btf *base,
 		       const char *path, struct btfids_report *r)
 {
-	__u32 nr_types = btf__type_cnt(btf), id, ids[2];
-	int i, n;
+	__u32 nr_types = btf__type_cnt(btf), id;
 
 	for (id = btf__type_cnt(base); id < nr_types; id++) {
-		const struct btf_type *t = btf__type_by_id(btf, id);
-		bool ok = t && btf__name_by_offset(btf, t->name_off);
-
-		n = ok ? type_refs(t, ids) : 0;
-		for (i = 0; i < n; i++)
-			ok = ok && ids[i] < nr_types;
-		if (ok && members_ok(t, nr_types))
+		if (type_ok(btf, btf__type_by_id(btf, id), nr_types))
 			continue;
 		btfids_err(r, path, "split BTF does not fit its base BTF: type ID %u refers to a name or type the base does not have (wrong -b/--btf_base?)",
 			   id);

@@ -53,6 +53,7 @@ static int write_copy(struct btfids_elf *e, const unsigned char *buf,
 	char *tmp = malloc(len + 8);
 	struct btfids_elf o = *e;
 	int fd, err = 0;
+	struct stat st;
 	off_t in_off = 0;
 
 	if (!tmp)
@@ -78,7 +79,9 @@ static int write_copy(struct btfids_elf *e, const unsigned char *buf,
 	o.path = out;
 	if (!err)
 		err = btfids_elf_write_ids(&o, buf, r);
-	if (!err && fchmod(fd, 0644))
+	if (!err && fstat(e->fd, &st))
+		err = -errno;
+	if (!err && fchmod(fd, st.st_mode & 07777))
 		err = -errno;
 	if (close(fd) && !err)
 		err = -errno;
@@ -235,7 +238,7 @@ static int parse_args(int argc, char **argv, struct resolve_opts *o)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+vb:o:h", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "vb:o:h", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'v':
 			o->rep.verbose++;
