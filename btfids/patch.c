@@ -42,6 +42,61 @@ static void sort_set(const struct btfids_set *set, unsigned char *buf,
 	}
 }
 
+static bool in_set(const struct btfids_set *set, uint64_t off)
+{
+	uint64_t hdr = set->kind == BTFIDS_SET8 ? 8 : 4;
+
+	return off >= set->off + hdr && off < set->off + set->size;
+}
+
+/*
+ * True if @set8 already holds what a run would give it: its count, and the
+ * IDs its slots ask for, sorted. Sorting moved the pairs away from their
+ * symbols, so writing each slot again would pair IDs with other entries'
+ * flags; such a set is left as it is. On unresolved input (count word 0)
+ * this never holds, so the kernel tool's bytes are kept.
+ */
+static bool set8_final(const struct btfids_syms *s, const struct btfids_set *set,
+		       const unsigned char *buf, bool big_endian, struct entry *v)
+{
+	const unsigned char *p = buf + set->off + 8;
+	uint32_t i;
+	size_t k;
+
+	if (btfids_get32(buf + set->off, big_endian) != set->cnt)
+		return false;
+	for (i = 0; i < set->cnt; i++) {
+		v[i].id = (int32_t)btfids_get32(p + 8 * i, big_endian);
+		v[i].pos = i;
+	}
+	for (k = 0; k < s->nr_slots; k++) {
+		uint64_t off = s->slots[k].off;
+
+		if (in_set(set, off) && (off - set->off) % 8 == 0)
+			v[(off - set->off - 8) / 8].id = s->targets[s->slots[k].target].id;
+	}
+	qsort(v, set->cnt, sizeof(*v), cmp_entry);
+	for (i = 0; i < set->cnt; i++)
+		if (v[i].id != (int32_t)btfids_get32(p + 8 * i, big_endian))
+			return false;
+	return true;
+}
+
+static void write_slots(const struct btfids_syms *s, unsigned char *buf,
+			bool big_endian, const bool *keep)
+{
+	size_t i, j;
+
+	for (i = 0; i < s->nr_slots; i++) {
+		for (j = 0; j < s->nr_sets; j++)
+			if (keep[j] && in_set(&s->sets[j], s->slots[i].off))
+				break;
+		if (j == s->nr_sets)
+			btfids_put32(buf + s->slots[i].off,
+				     s->targets[s->slots[i].target].id, big_endian);
+	}
+}
+
 static int cmp_set_desc(const void *pa, const void *pb)
 {
 	const struct btfids_set *a = *(const struct btfids_set *const *)pa;
@@ -52,35 +107,34 @@ static int cmp_set_desc(const void *pa, const void *pb)
 
 int btfids_patch(const struct btfids_syms *s, unsigned char *buf, bool big_endian)
 {
-	const struct btfids_set **order;
+	const struct btfids_set **order = NULL;
 	struct entry *v = NULL;
-	uint32_t max_cnt = 0;
+	bool *keep = NULL;
+	uint32_t max_cnt = 1;
 	size_t i;
 
-	for (i = 0; i < s->nr_slots; i++)
-		btfids_put32(buf + s->slots[i].off,
-			     s->targets[s->slots[i].target].id, big_endian);
-	for (i = 0; i < s->nr_sets; i++) {
-		btfids_put32(buf + s->sets[i].off, s->sets[i].cnt, big_endian);
+	for (i = 0; i < s->nr_sets; i++)
 		if (s->sets[i].cnt > max_cnt)
 			max_cnt = s->sets[i].cnt;
-	}
-	if (!s->nr_sets)
-		return 0;
-	order = calloc(s->nr_sets, sizeof(*order));
-	if (max_cnt)
-		v = calloc(max_cnt, sizeof(*v));
-	if (!order || (max_cnt && !v)) {
-		free(order);
-		free(v);
-		return -ENOMEM;
-	}
+	order = calloc(s->nr_sets + 1, sizeof(*order));
+	keep = calloc(s->nr_sets + 1, sizeof(*keep));
+	v = calloc(max_cnt, sizeof(*v));
+	if (!order || !keep || !v)
+		goto out;
 	for (i = 0; i < s->nr_sets; i++)
+		keep[i] = s->sets[i].kind == BTFIDS_SET8 &&
+			  set8_final(s, &s->sets[i], buf, big_endian, v);
+	write_slots(s, buf, big_endian, keep);
+	for (i = 0; i < s->nr_sets; i++) {
+		btfids_put32(buf + s->sets[i].off, s->sets[i].cnt, big_endian);
 		order[i] = &s->sets[i];
+	}
 	qsort(order, s->nr_sets, sizeof(*order), cmp_set_desc);
 	for (i = 0; i < s->nr_sets; i++)
 		sort_set(order[i], buf, big_endian, v);
+out:
 	free(order);
+	free(keep);
 	free(v);
-	return 0;
+	return order && keep && v ? 0 : -ENOMEM;
 }

@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests.mk - make check: the Check suites (tests/check_*.c, one binary each)
+# on fixtures built for every installed target, then the real-kernel
+# acceptance run (tests/acceptance.sh; skipped, with a message, when the
+# Debian kernels are not fetched).
+
+CHECK_LIBS := $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck)
+TEST_SRCS  := $(wildcard tests/check_*.c)
+TEST_BINS  := $(TEST_SRCS:tests/%.c=tests/build/%)
+
+tests/build/%: tests/%.c tests/testlib.c tests/testlib.h btfids/libbtfids.a $(HDRS)
+	@mkdir -p tests/build
+	$(CC) $(CFLAGS) -Itests -o $@ $< tests/testlib.c btfids/libbtfids.a $(CHECK_LIBS) $(LIBS)
+
+fixtures:
+	tests/fixtures/build-all.sh tests/build/fixtures
+
+check: btfids/btfids $(TEST_BINS) fixtures
+	tests/run $(TEST_BINS)
+
+tests-clean:
+	rm -rf tests/build
+
+.PHONY: fixtures check tests-clean

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# acceptance.sh - btfids on real Debian kernels, resolved at build time by
+# the kernel's own resolve_btfids (../shared/realdata, read its README).
+# Each input is cleared with mkunresolved (zeros, then garbage), resolved by
+# btfids and compared with cmpids: the bytes must come back exactly. Also:
+# nothing outside .BTF_ids changes, a second run changes nothing, batch mode
+# equals single runs, and a raw base BTF equals an ELF base.
+# Ends with "acceptance: N passed, N failed" or "acceptance: skipped (...)".
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+R=${BTFIDS_REALDATA:-$top/../shared/realdata}
+K=${BTFIDS_KERNELS:-${XDG_CACHE_HOME:-$HOME/.cache}/btfids/kernels}
+B=${BTFIDS:-$top/btfids/btfids}
+[ "${B#/}" != "$B" ] || B=$top/$B
+
+if [ ! -d "$K/amd64-6.12" ] || [ ! -d "$K/s390x-6.12" ] || [ ! -x "$R/cmpids" ]; then
+	echo "acceptance: skipped (Debian kernels not fetched: run $R/fetch-kernels as root, or set BTFIDS_KERNELS)"
+	exit 0
+fi
+
+tmp=$(mktemp -d /tmp/btfids-acc.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+
+ok() { passed=$((passed + 1)); echo "  ok: $*"; }
+bad() { failed=$((failed + 1)); echo "  FAIL: $*"; }
+
+# byte ranges outside .BTF_ids must be identical: compare with cmp -l
+outside_same() {
+	local a=$1 b=$2 range off size
+	range=$(readelf -SW "$a" | sed -nE 's/.*\] \.BTF_ids +[A-Z]+ +[0-9a-f]+ ([0-9a-f]+) ([0-9a-f]+).*/\1 \2/p')
+	off=$((16#${range% *})) size=$((16#${range#* }))
+	{ cmp -l "$a" "$b" || true; } | awk -v lo="$off" -v hi="$((off + size))" \
+		'{ if ($1 - 1 < lo || $1 - 1 >= hi) bad++ } END { exit (bad > 0) }'
+}
+
+check_one() {	# NAME EXPECTED [mkunresolved args...] -- [btfids args...]
+	local name=$1 exp=$2; shift 2
+	local mk=() args=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do mk+=("$1"); shift; done
+	shift
+	args=("$@")
+	local t=$tmp/$(basename "$exp")
+	"$R/mkunresolved" "$exp" "$t" "${mk[@]}" >/dev/null || { bad "$name: mkunresolved"; return; }
+	cp "$t" "$t.before"
+	"$B" "${args[@]}" "$t" 2>"$tmp/err"; local rc=$?
+	if [ $rc != 0 ]; then bad "$name: exit $rc: $(head -3 "$tmp/err")"; return; fi
+	local res; res=$("$R/cmpids" "$exp" "$t" 2>&1)
+	if [ $? != 0 ]; then bad "$name: $res"; return; fi
+	if ! outside_same "$t.before" "$t"; then bad "$name: bytes outside .BTF_ids changed"; return; fi
+	cp "$t" "$t.once"
+	"$B" "${args[@]}" "$t" 2>/dev/null
+	if ! cmp -s "$t" "$t.once"; then bad "$name: second run changed the file"; return; fi
+	ok "$name: $(echo "$res" | tail -1)"
+	rm -f "$t" "$t.before" "$t.once"
+}
+
+V=$K/amd64-6.12/vmlinux
+for k in amd64-6.12 s390x-6.12; do
+	check_one "$k vmlinux" "$K/$k/vmlinux" --
+	for seed in 1 2; do
+		check_one "$k vmlinux (garbage $seed)" "$K/$k/vmlinux" --garbage "$seed" --
+	done
+done
+
+objcopy -O binary --only-section=.BTF "$V" "$tmp/vmlinux.btf"
+for m in "$K"/amd64-6.12/modules/*.ko; do
+	n=$(basename "$m")
+	check_one "module $n" "$m" --base "$V" -- -b "$V"
+	check_one "module $n (garbage, raw base BTF)" "$m" --base "$V" --garbage 3 -- -b "$tmp/vmlinux.btf"
+done
+
+# batch: all modules in one run, one base BTF
+mods=()
+for m in "$K"/amd64-6.12/modules/*.ko; do
+	t=$tmp/batch-$(basename "$m")
+	"$R/mkunresolved" "$m" "$t" --base "$V" >/dev/null
+	mods+=("$t")
+done
+if "$B" -b "$V" "${mods[@]}" 2>/dev/null; then
+	bad_mods=0
+	for t in "${mods[@]}"; do
+		"$R/cmpids" "$K/amd64-6.12/modules/${t##*/batch-}" "$t" >/dev/null || bad_mods=$((bad_mods + 1))
+	done
+	if [ $bad_mods = 0 ]; then ok "batch of ${#mods[@]} modules"; else bad "batch: $bad_mods modules differ"; fi
+else
+	bad "batch run failed"
+fi
+
+echo "acceptance: $passed passed, $failed failed"
+[ $failed = 0 ]

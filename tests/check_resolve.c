@@ -1,0 +1,478 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * check_resolve.c - btfids on the fixture image and module of every built
+ * target (tests/fixtures/build-all.sh): exact bytes of every list and set,
+ * checked against libbpf lookups by name and the fixture sources
+ * (tests/fixtures/src/image.c, module.c); exit codes and messages of the
+ * kernel's resolve_btfids; nothing outside .BTF_ids changes.
+ */
+#include <linux/btf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "testlib.h"
+
+/* flags from tests/fixtures/src/types.h */
+#define FX_F_ACQUIRE	(1 << 0)
+#define FX_F_RELEASE	(1 << 1)
+#define FX_F_RET_NULL	(1 << 2)
+#define FX_F_SLEEPABLE	(1 << 5)
+
+static char **dirs;
+static size_t nr_dirs;
+
+static void setup(void)
+{
+	nr_dirs = tl_fixture_dirs(&dirs);
+}
+
+/* A resolved copy of <dir>/<name>; *err gets btfids' stderr. */
+static char *resolved(const char *dir, const char *name, const char *base, char **err)
+{
+	char *src = tl_path(dir, name), *copy = tl_tmpcopy(src);
+	char *b = base ? tl_path(dir, base) : NULL;
+	int rc = b ? TL_RUN(err, "-b", b, copy) : TL_RUN(err, copy);
+
+	ck_assert_msg(rc == 0, "btfids %s: exit %d: %s", src, rc, err ? *err : "");
+	free(src);
+	free(b);
+	return copy;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+START_TEST(t_lists)
+{
+	const char *dir = dirs[_i];
+	char *err, *img = resolved(dir, "image", NULL, &err);
+	struct btf *btf = tl_btf(img, NULL);
+	struct tl_elf e;
+
+	ck_assert_ptr_nonnull(strstr(err, "WARN: resolve_btfids: unresolved symbol fx_missing\n"));
+	ck_assert_ptr_nonnull(strstr(err, "WARN: resolve_btfids: unresolved symbol fx_missing2\n"));
+	tl_elf_open(&e, img);
+	ck_assert_uint_eq(tl_label_word(&e, "fx_list", 0), tl_id(btf, "fx_read", BTF_KIND_FUNC));
+	ck_assert_uint_eq(tl_label_word(&e, "fx_list", 1), tl_id(btf, "fx_task", BTF_KIND_STRUCT));
+	ck_assert_uint_eq(tl_label_word(&e, "fx_list", 2), 0);
+	ck_assert_uint_eq(tl_label_word(&e, "fx_list", 3), tl_id(btf, "fx_val", BTF_KIND_UNION));
+	ck_assert_uint_eq(tl_label_word(&e, "fx_list", 4), tl_id(btf, "fx_id_t", BTF_KIND_TYPEDEF));
+	ck_assert_uint_eq(tl_label_word(&e, "fx_list", 5), 0);
+	ck_assert_uint_eq(tl_label_word(&e, "fx_single", 0), tl_id(btf, "fx_open", BTF_KIND_FUNC));
+	ck_assert_uint_eq(tl_label_word(&e, "fx_global", 0), tl_id(btf, "fx_close", BTF_KIND_FUNC));
+	ck_assert_uint_eq(tl_label_word(&e, "fx_global", 3), tl_id(btf, "fx_task", BTF_KIND_STRUCT));
+	ck_assert_uint_ne(tl_label_word(&e, "fx_list", 0), 0);
+	ck_assert_uint_ne(tl_label_word(&e, "fx_list", 4), 0);
+	tl_elf_close(&e);
+	btf__free(btf);
+	unlink(img);
+	free(img);
+	free(err);
+}
+END_TEST
+
+/* Several STRUCT fx_dup (funcs.c, dup.c): the lowest ID, with a warning. */
+START_TEST(t_ambiguous)
+{
+	char *err, *img = resolved(dirs[_i], "image", NULL, &err);
+	struct btf *btf = tl_btf(img, NULL);
+	uint32_t id, first = 0, second = 0;
+	char want[128];
+	struct tl_elf e;
+
+	for (id = 1; id < btf__type_cnt(btf); id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		if (!btf_is_struct(t) || strcmp(btf__name_by_offset(btf, t->name_off), "fx_dup"))
+			continue;
+		if (!first)
+			first = id;
+		else if (!second)
+			second = id;
+	}
+	ck_assert_uint_ne(second, 0);
+	tl_elf_open(&e, img);
+	ck_assert_uint_eq(tl_label_word(&e, "fx_list", 6), first);
+	snprintf(want, sizeof(want), "WARN: multiple IDs found for 'fx_dup': %u, %u - using %u\n",
+		 first, second, first);
+	ck_assert_msg(strstr(err, want), "expected '%s' in: %s", want, err);
+	tl_elf_close(&e);
+	btf__free(btf);
+	unlink(img);
+	free(img);
+	free(err);
+}
+END_TEST
+
+START_TEST(t_sets)
+{
+	char *img = resolved(dirs[_i], "image", NULL, NULL);
+	struct btf *btf = tl_btf(img, NULL);
+	uint32_t want[4] = {
+		tl_id(btf, "fx_write", BTF_KIND_FUNC), tl_id(btf, "fx_open", BTF_KIND_FUNC),
+		0, tl_id(btf, "fx_read", BTF_KIND_FUNC),
+	};
+	struct tl_elf e;
+	int i;
+
+	qsort(want, 4, sizeof(want[0]), cmp_u32);
+	tl_elf_open(&e, img);
+	ck_assert_uint_eq(tl_label_word(&e, "fx_set", 0), 4);
+	for (i = 0; i < 4; i++)
+		ck_assert_uint_eq(tl_label_word(&e, "fx_set", 1 + i), want[i]);
+	ck_assert_uint_eq(tl_label_word(&e, "__BTF_ID__set__fx_set", 0), 4);
+	ck_assert_uint_eq(tl_label_word(&e, "fx_empty", 0), 0);
+	tl_elf_close(&e);
+	btf__free(btf);
+	unlink(img);
+	free(img);
+}
+END_TEST
+
+struct pair {
+	uint32_t id, flags;
+};
+
+static int cmp_pair(const void *a, const void *b)
+{
+	return cmp_u32(a, b);
+}
+
+static void check_set8(struct tl_elf *e, const char *label, uint32_t hdr_flags,
+		       struct pair *want, int n)
+{
+	int i;
+
+	qsort(want, n, sizeof(*want), cmp_pair);
+	ck_assert_uint_eq(tl_label_word(e, label, 0), n);
+	ck_assert_uint_eq(tl_label_word(e, label, 1), hdr_flags);
+	for (i = 0; i < n; i++) {
+		ck_assert_uint_eq(tl_label_word(e, label, 2 + 2 * i), want[i].id);
+		ck_assert_uint_eq(tl_label_word(e, label, 3 + 2 * i), want[i].flags);
+	}
+}
+
+START_TEST(t_set8)
+{
+	char *img = resolved(dirs[_i], "image", NULL, NULL);
+	struct btf *btf = tl_btf(img, NULL);
+	struct pair kf[] = {
+		{ tl_id(btf, "fx_poll", BTF_KIND_FUNC), FX_F_SLEEPABLE },
+		{ tl_id(btf, "fx_close", BTF_KIND_FUNC), FX_F_RELEASE },
+		{ tl_id(btf, "fx_open", BTF_KIND_FUNC), FX_F_ACQUIRE | FX_F_RET_NULL },
+		{ 0, FX_F_ACQUIRE | FX_F_RELEASE },
+	};
+	struct pair s8[] = {
+		{ tl_id(btf, "fx_ioctl", BTF_KIND_FUNC), 0x70 },
+		{ tl_id(btf, "fx_read", BTF_KIND_FUNC), 0 },
+	};
+	struct tl_elf e;
+
+	tl_elf_open(&e, img);
+	check_set8(&e, "fx_kfuncs", 1 /* BTF_SET8_KFUNCS */, kf, 4);
+	check_set8(&e, "fx_set8", 0, s8, 2);
+	check_set8(&e, "fx_kfuncs_empty", 1, NULL, 0);
+	tl_elf_close(&e);
+	btf__free(btf);
+	unlink(img);
+	free(img);
+}
+END_TEST
+
+/* 150 slots of one name, more than the kernel tool's old ADDR_CNT of 100 */
+START_TEST(t_many_slots)
+{
+	char *img = resolved(dirs[_i], "image", NULL, NULL);
+	struct btf *btf = tl_btf(img, NULL);
+	uint32_t id = tl_id(btf, "fx_write", BTF_KIND_FUNC);
+	struct tl_elf e;
+	int i;
+
+	ck_assert_uint_ne(id, 0);
+	tl_elf_open(&e, img);
+	for (i = 0; i < 150; i++)
+		ck_assert_uint_eq(tl_label_word(&e, "fx_many", i), id);
+	tl_elf_close(&e);
+	btf__free(btf);
+	unlink(img);
+	free(img);
+}
+END_TEST
+
+/* Only .BTF_ids changes; a second run changes nothing at all. */
+START_TEST(t_only_section_changes)
+{
+	char *src = tl_path(dirs[_i], "image");
+	char *img = resolved(dirs[_i], "image", NULL, NULL);
+	unsigned char *a, *b, *c;
+	size_t na, nb, nc, i, changed = 0;
+	struct tl_elf e;
+
+	tl_elf_open(&e, img);
+	a = tl_slurp(src, &na);
+	b = tl_slurp(img, &nb);
+	ck_assert_uint_eq(na, nb);
+	for (i = 0; i < na; i++) {
+		if (a[i] == b[i])
+			continue;
+		ck_assert_msg(i >= e.ids_off && i < e.ids_off + e.ids_size,
+			      "byte %zu outside .BTF_ids changed", i);
+		changed++;
+	}
+	ck_assert_uint_gt(changed, 0);
+	ck_assert_int_eq(TL_RUN(NULL, img), 0);
+	c = tl_slurp(img, &nc);
+	ck_assert_uint_eq(nb, nc);
+	ck_assert_int_eq(memcmp(b, c, nb), 0);
+	tl_elf_close(&e);
+	unlink(img);
+	free(a);
+	free(b);
+	free(c);
+	free(img);
+	free(src);
+}
+END_TEST
+
+static void assert_unchanged(const char *orig, const char *copy)
+{
+	size_t na, nb;
+	unsigned char *a = tl_slurp(orig, &na), *b = tl_slurp(copy, &nb);
+
+	ck_assert_uint_eq(na, nb);
+	ck_assert_msg(!memcmp(a, b, na), "%s was modified", copy);
+	free(a);
+	free(b);
+}
+
+START_TEST(t_fatal_warnings)
+{
+	char *src = tl_path(dirs[_i], "image"), *img = tl_tmpcopy(src), *err;
+
+	ck_assert_int_eq(TL_RUN(&err, "--fatal_warnings", img), 255);
+	ck_assert_ptr_nonnull(strstr(err, "WARN: "));
+	ck_assert_ptr_nonnull(strstr(err, "FAILED"));
+	assert_unchanged(src, img);
+	unlink(img);
+	free(img);
+	free(src);
+	free(err);
+}
+END_TEST
+
+START_TEST(t_module)
+{
+	const char *dir = dirs[_i];
+	char *err, *m1 = resolved(dir, "module.o", "image", &err);
+	char *m2 = resolved(dir, "module.o", "image.btf", NULL);
+	char *base = tl_path(dir, "image");
+	struct btf *btf = tl_btf(m1, base);
+	struct btf *base_btf = tl_btf(base, NULL);
+	struct pair kf[] = {
+		{ tl_id(btf, "fx_mod_exit", BTF_KIND_FUNC), FX_F_SLEEPABLE },
+		{ tl_id(btf, "fx_mod_init", BTF_KIND_FUNC), FX_F_ACQUIRE },
+		{ tl_id(btf, "fx_open", BTF_KIND_FUNC), FX_F_RELEASE },
+	};
+	uint32_t set[3] = {
+		tl_id(btf, "fx_mod_exit", BTF_KIND_FUNC), tl_id(btf, "fx_poll", BTF_KIND_FUNC),
+		tl_id(btf, "fx_mod_init", BTF_KIND_FUNC),
+	};
+	uint32_t own = tl_id(btf, "fx_mod_priv", BTF_KIND_STRUCT);
+	struct tl_elf e;
+	int i;
+
+	ck_assert_ptr_nonnull(strstr(err, "unresolved symbol fx_mod_gone\n"));
+	/* the module's own types come after the base's; base names resolve into it */
+	ck_assert_uint_ge(own, btf__type_cnt(base_btf));
+	ck_assert_uint_eq(tl_id(btf, "fx_task", BTF_KIND_STRUCT),
+			  tl_id(base_btf, "fx_task", BTF_KIND_STRUCT));
+	tl_elf_open(&e, m1);
+	ck_assert_uint_eq(tl_label_word(&e, "mod_list", 0), tl_id(base_btf, "fx_task", BTF_KIND_STRUCT));
+	ck_assert_uint_eq(tl_label_word(&e, "mod_list", 1), tl_id(btf, "fx_mod_init", BTF_KIND_FUNC));
+	ck_assert_uint_eq(tl_label_word(&e, "mod_list", 2), own);
+	ck_assert_uint_eq(tl_label_word(&e, "mod_list", 3), tl_id(base_btf, "fx_read", BTF_KIND_FUNC));
+	ck_assert_uint_eq(tl_label_word(&e, "mod_list", 4), 0);
+	check_set8(&e, "mod_kfuncs", 1, kf, 3);
+	qsort(set, 3, sizeof(set[0]), cmp_u32);
+	ck_assert_uint_eq(tl_label_word(&e, "mod_set", 0), 3);
+	for (i = 0; i < 3; i++)
+		ck_assert_uint_eq(tl_label_word(&e, "mod_set", 1 + i), set[i]);
+	tl_elf_close(&e);
+	assert_unchanged(m1, m2);	/* -b ELF and -b raw BTF agree */
+	btf__free(btf);
+	btf__free(base_btf);
+	unlink(m1);
+	unlink(m2);
+	free(m1);
+	free(m2);
+	free(base);
+	free(err);
+}
+END_TEST
+
+/* Several modules in one run: the same bytes and messages as separate runs. */
+START_TEST(t_batch)
+{
+	const char *dir = dirs[_i];
+	char *src = tl_path(dir, "module.o"), *base = tl_path(dir, "image");
+	char *a = tl_tmpcopy(src), *b = tl_tmpcopy(src), *single = tl_tmpcopy(src);
+	char *err1, *err2, *want;
+
+	ck_assert_int_eq(TL_RUN(&err1, "-b", base, single), 0);
+	ck_assert_int_eq(TL_RUN(&err2, "-b", base, a, b), 0);
+	assert_unchanged(single, a);
+	assert_unchanged(single, b);
+	ck_assert_int_ge(asprintf(&want, "%s%s", err1, err1), 0);
+	ck_assert_str_eq(err2, want);
+	unlink(a);
+	unlink(b);
+	unlink(single);
+	free(a);
+	free(b);
+	free(single);
+	free(src);
+	free(base);
+	free(err1);
+	free(err2);
+	free(want);
+}
+END_TEST
+
+/* --btf FILE (raw) gives the same result as the image's own .BTF. */
+START_TEST(t_btf_option)
+{
+	const char *dir = dirs[_i];
+	char *own = resolved(dir, "image", NULL, NULL);
+	char *src = tl_path(dir, "image"), *raw = tl_path(dir, "image.btf");
+	char *copy = tl_tmpcopy(src);
+
+	ck_assert_int_eq(TL_RUN(NULL, "--btf", raw, copy), 0);
+	assert_unchanged(own, copy);
+	unlink(own);
+	unlink(copy);
+	free(own);
+	free(copy);
+	free(src);
+	free(raw);
+}
+END_TEST
+
+/* --patch_btfids: exactly the section's size, else FAILED and untouched. */
+START_TEST(t_patch_btfids)
+{
+	const char *dir = dirs[_i];
+	char *done = resolved(dir, "image", NULL, NULL);
+	char *src = tl_path(dir, "image"), *copy = tl_tmpcopy(src), *err;
+	char blob[] = "/tmp/btfids-blob.XXXXXX";
+	struct tl_elf e;
+	int fd;
+
+	tl_elf_open(&e, done);
+	fd = mkstemp(blob);
+	ck_assert_int_eq(write(fd, e.file + e.ids_off, e.ids_size), (ssize_t)e.ids_size);
+	close(fd);
+	ck_assert_int_eq(TL_RUN(NULL, "--patch_btfids", blob, copy), 0);
+	assert_unchanged(done, copy);
+	unlink(copy);
+	free(copy);
+	copy = tl_tmpcopy(src);
+	ck_assert_int_eq(truncate(blob, e.ids_size - 4), 0);
+	ck_assert_int_eq(TL_RUN(&err, "--patch_btfids", blob, copy), 255);
+	ck_assert_ptr_nonnull(strstr(err, "FAILED"));
+	ck_assert_ptr_nonnull(strstr(err, "size mismatch"));
+	assert_unchanged(src, copy);
+	tl_elf_close(&e);
+	unlink(blob);
+	unlink(copy);
+	unlink(done);
+	free(copy);
+	free(done);
+	free(src);
+	free(err);
+}
+END_TEST
+
+START_TEST(t_usage)
+{
+	char *err;
+
+	ck_assert_int_eq(TL_RUN(&err), 129);
+	free(err);
+	ck_assert_int_eq(TL_RUN(&err, "--no-such-option", "x"), 129);
+	free(err);
+	ck_assert_int_eq(TL_RUN(&err, "--btf"), 129);
+	free(err);
+	ck_assert_int_eq(TL_RUN(&err, "/nonexistent/vmlinux"), 255);
+	ck_assert_ptr_nonnull(strstr(err, "FAILED /nonexistent/vmlinux: "));
+	free(err);
+}
+END_TEST
+
+/* No .BTF_ids (an object of the image): nothing to do, exit 0. */
+START_TEST(t_no_btf_ids)
+{
+	char *src = tl_path(dirs[_i], "funcs.o"), *copy = tl_tmpcopy(src);
+
+	ck_assert_int_eq(TL_RUN(NULL, copy), 0);
+	assert_unchanged(src, copy);
+	unlink(copy);
+	free(copy);
+	free(src);
+}
+END_TEST
+
+/* -o writes a patched copy and leaves the input alone. */
+START_TEST(t_output)
+{
+	const char *dir = dirs[_i];
+	char *done = resolved(dir, "image", NULL, NULL);
+	char *src = tl_path(dir, "image"), *copy = tl_tmpcopy(src);
+	char *out = tl_path("/tmp", "btfids-test-out");
+
+	ck_assert_int_eq(chmod(copy, 0444), 0);
+	ck_assert_int_eq(TL_RUN(NULL, "-o", out, copy), 0);
+	assert_unchanged(src, copy);
+	assert_unchanged(done, out);
+	unlink(out);
+	unlink(copy);
+	unlink(done);
+	free(out);
+	free(copy);
+	free(done);
+	free(src);
+}
+END_TEST
+
+static Suite *resolve_suite(void)
+{
+	Suite *s = suite_create("resolve");
+	TCase *tc = tcase_create("fixtures");
+
+	setup();
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, t_lists, 0, nr_dirs);
+	tcase_add_loop_test(tc, t_ambiguous, 0, nr_dirs);
+	tcase_add_loop_test(tc, t_sets, 0, nr_dirs);
+	tcase_add_loop_test(tc, t_set8, 0, nr_dirs);
+	tcase_add_loop_test(tc, t_many_slots, 0, nr_dirs);
+	tcase_add_loop_test(tc, t_only_section_changes, 0, nr_dirs);
+	tcase_add_loop_test(tc, t_fatal_warnings, 0, nr_dirs);
+	tcase_add_loop_test(tc, t_module, 0, nr_dirs);
+	tcase_add_loop_test(tc, t_batch, 0, nr_dirs);
+	tcase_add_loop_test(tc, t_btf_option, 0, nr_dirs);
+	tcase_add_loop_test(tc, t_patch_btfids, 0, nr_dirs);
+	tcase_add_loop_test(tc, t_no_btf_ids, 0, nr_dirs);
+	tcase_add_loop_test(tc, t_output, 0, nr_dirs);
+	tcase_add_test(tc, t_usage);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+TL_MAIN(resolve_suite)
