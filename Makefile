@@ -15,8 +15,7 @@ CFLAGS	+= -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE -Iinclude -Ibtfids
 LIBS	:= $(shell $(PKG_CONFIG) --libs libbpf libelf zlib 2>/dev/null || echo -lbpf -lelf -lz)
 CFLAGS	+= $(shell $(PKG_CONFIG) --cflags libbpf libelf zlib 2>/dev/null)
 
-LIB_SRCS := btfids/report.c btfids/elf.c btfids/syms.c btfids/lookup.c \
-	    btfids/patch.c btfids/resolve.c
+LIB_SRCS := $(filter-out btfids/main.c,$(wildcard btfids/*.c))
 LIB_OBJS := $(LIB_SRCS:.c=.o)
 HDRS	 := $(wildcard include/btfids/*.h btfids/*.h)
 

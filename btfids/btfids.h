@@ -11,6 +11,9 @@
 #define BTFIDS_VERSION		"0.1.0"
 
 /* Each verb parses its own argv (argv[0] is the verb or program name). */
-int do_resolve(int argc, char **argv);
+int do_resolve(int argc, char **argv);	/* resolve.c */
+int do_check(int argc, char **argv);	/* check.c */
+int do_dump(int argc, char **argv);	/* dump.c */
+int do_models(int argc, char **argv);	/* models.c */
 
 #endif /* _BTFIDS_MAIN_H */

@@ -19,6 +19,9 @@ struct cmd {
 
 static const struct cmd cmds[] = {
 	{ "resolve", do_resolve, "fill .BTF_ids in place (the default verb)" },
+	{ "check", do_check, "report names that no longer resolve, ambiguous names, stale IDs" },
+	{ "dump", do_dump, "print the lists and sets of .BTF_ids" },
+	{ "models", do_models, "print trampoline function models as JSON Lines" },
 };
 
 static int do_help(void)
