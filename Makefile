@@ -41,3 +41,51 @@ clean: tests-clean
 	rm -f btfids/*.o btfids/libbtfids.a btfids/btfids
 
 .PHONY: all install clean
+
+# make sanitize: btfids and every Check suite built with ASan+UBSan under
+# tests/build/san, then the whole make check run against them.
+SAN_DIR	  := tests/build/san
+SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+	     -fno-sanitize-recover=all
+SAN_CFLAGS := $(filter-out -O2,$(CFLAGS)) $(SAN_FLAGS)
+SAN_OBJS  := $(LIB_SRCS:btfids/%.c=$(SAN_DIR)/%.o)
+SAN_TESTS := $(TEST_SRCS:tests/%.c=$(SAN_DIR)/%)
+
+$(SAN_DIR)/%.o: btfids/%.c $(HDRS)
+	@mkdir -p $(SAN_DIR)
+	$(CC) $(SAN_CFLAGS) -c -o $@ $<
+
+$(SAN_DIR)/libbtfids.a: $(SAN_OBJS)
+	$(AR) rcs $@ $^
+
+$(SAN_DIR)/btfids: $(SAN_DIR)/main.o $(SAN_DIR)/libbtfids.a
+	$(CC) $(SAN_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(SAN_DIR)/check_%: tests/check_%.c tests/testlib.c tests/testlib.h $(SAN_DIR)/libbtfids.a $(HDRS)
+	$(CC) $(SAN_CFLAGS) -Itests -o $@ $< tests/testlib.c $(SAN_DIR)/libbtfids.a $(CHECK_LIBS) $(LIBS)
+
+sanitize: $(SAN_DIR)/btfids $(SAN_TESTS) fixtures
+	BTFIDS=$(SAN_DIR)/btfids UBSAN_OPTIONS=print_stacktrace=1 \
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 tests/run $(SAN_TESTS)
+
+# make fuzz: libFuzzer (clang) over the whole pipeline, FUZZ_SECONDS long,
+# seeded with the built fixtures; crashes land in tests/build/fuzz.
+FUZZ_CC	     ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_DIR     := tests/build/fuzz
+FUZZ_SRCS    := $(addprefix btfids/,elf.c syms.c lookup.c patch.c report.c)
+FUZZ_FLAGS   := -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+
+$(FUZZ_DIR)/fuzz_resolve: tests/fuzz/fuzz_resolve.c $(FUZZ_SRCS) $(HDRS)
+	@mkdir -p $(FUZZ_DIR)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Wall -Werror -std=gnu11 -D_GNU_SOURCE -Iinclude -Ibtfids \
+		-o $@ $< $(FUZZ_SRCS) $(LIBS)
+
+fuzz: $(FUZZ_DIR)/fuzz_resolve fixtures
+	@mkdir -p $(FUZZ_DIR)/corpus
+	for f in tests/build/fixtures/*/image tests/build/fixtures/*/module.o; do \
+		cp "$$f" "$(FUZZ_DIR)/corpus/$$(echo $$f | tr / _)"; done
+	$(FUZZ_DIR)/fuzz_resolve -max_total_time=$(FUZZ_SECONDS) -max_len=1048576 \
+		-rss_limit_mb=4096 -artifact_prefix=$(FUZZ_DIR)/ $(FUZZ_DIR)/corpus
+
+.PHONY: sanitize fuzz
