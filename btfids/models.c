@@ -1,13 +1,220 @@
 // SPDX-License-Identifier: GPL-2.0
-/* models.c - the models verb (being written; see its issue). */
+/*
+ * models.c - the models verb: trampoline function models as JSON Lines.
+ *
+ *   btfids models --all [--arch NAME] [-b BASE] FILE
+ *       every FUNC of FILE's BTF (an ELF with .BTF, or raw BTF, which
+ *       needs --arch), computed now, in BTF ID order;
+ *   btfids models ELF
+ *       the trampoline tables stored in ELF's .BTF_tramp, read back from
+ *       their bytes (not recomputed), each table in BTF ID order.
+ *
+ * One JSON object a line; the schema is fixed (README, "Trampoline
+ * tables"): name, id, attachable, then reason when not attachable, then
+ * the model (nr_args, ret_size, ret_flags, arg_size, arg_flags, slots)
+ * when it was distilled, then loc when attachable.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "btfids.h"
+#include "btfids/fmodel.h"
+#include "btfids/tramp_fill.h"
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void json_u8s(FILE *f, const char *key, const uint8_t *v, unsigned int n)
+{
+	unsigned int i;
+
+	fprintf(f, ",\"%s\":[", key);
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s%u", i ? "," : "", v[i]);
+	fputc(']', f);
+}
+
+void btfids_models_print(FILE *f, const char *name, uint32_t id,
+			 const struct btfids_fmodel *m)
+{
+	bool ok = m->reason == BTF_TRAMP_OK;
+	unsigned int i;
+	char loc[32];
+
+	fputs("{\"name\":", f);
+	json_str(f, name);
+	fprintf(f, ",\"id\":%u,\"attachable\":%s", id, ok ? "true" : "false");
+	if (!ok) {
+		fputs(",\"reason\":", f);
+		json_str(f, btfids_fmodel_reason_str(m->reason));
+	}
+	if (m->distilled) {
+		fprintf(f, ",\"nr_args\":%u,\"ret_size\":%u,\"ret_flags\":%u",
+			m->nr_args, m->ret_size, m->ret_flags);
+		json_u8s(f, "arg_size", m->arg_size, m->nr_args);
+		json_u8s(f, "arg_flags", m->arg_flags, m->nr_args);
+		fprintf(f, ",\"slots\":%u", m->nr_slots);
+	}
+	if (ok) {
+		fputs(",\"loc\":[", f);
+		for (i = 0; i < m->nr_args; i++) {
+			btfids_fmodel_loc_str(m, i, loc, sizeof(loc));
+			fprintf(f, "%s\"%s\"", i ? "," : "", loc);
+		}
+		fputc(']', f);
+	}
+	fputs("}\n", f);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: btfids models --all [--arch NAME] [-b BASE] FILE\n"
+		"       btfids models ELF\n\n"
+		"Print BPF trampoline function models as JSON Lines, by BTF ID.\n\n"
+		"  --all              every FUNC of FILE's BTF (ELF with .BTF, or raw BTF)\n"
+		"  --arch NAME        target for raw BTF: x86_64 arm64 s390x riscv64\n"
+		"                     loongarch64 powerpc64 powerpc64le i386 arm mips\n"
+		"                     powerpc riscv32 (for an ELF: overrides e_machine)\n"
+		"  -b, --btf_base F   base BTF when FILE's BTF is split (a module)\n"
+		"  -h, --help         this help\n\n"
+		"Without --all, print the tables btfids stored in ELF's .BTF_tramp.\n"
+		"Exit status: 0 ok, 255 failure, 129 usage error.\n");
+}
+
+static bool is_elf(const char *path)
+{
+	unsigned char m[4] = {};
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	if (read(fd, m, 4) != 4)
+		m[0] = 0;
+	close(fd);
+	return !memcmp(m, "\177ELF", 4);
+}
+
+static int models_all(const char *path, const char *arch, const char *base_path,
+		      struct btfids_report *r)
+{
+	struct btfids_target_arch a = {};
+	struct btf *base = NULL, *btf;
+	uint32_t id, first = 1, n;
+	struct btfids_fmodel m;
+	int err;
+
+	if (is_elf(path)) {
+		struct btfids_elf e;
+
+		if (btfids_elf_open(&e, path, false, r))
+			return -EINVAL;
+		btfids_arch_from_elf(e.machine, e.elf_class, &a);
+		btfids_elf_close(&e);
+	} else if (!arch) {
+		btfids_err(r, path, "raw BTF: --arch NAME is required");
+		return -EINVAL;
+	}
+	if (arch && btfids_arch_from_name(arch, &a)) {
+		btfids_err(r, NULL, "unknown --arch %s", arch);
+		return -EINVAL;
+	}
+	if (base_path) {
+		base = btf__parse(base_path, NULL);
+		if (!base) {
+			btfids_err(r, base_path, "cannot read BTF: %s", strerror(errno));
+			return -EINVAL;
+		}
+		first = btf__type_cnt(base);
+	}
+	btf = base ? btf__parse_split(path, base) : btf__parse(path, NULL);
+	if (!btf) {
+		err = -errno;
+		btfids_err(r, path, "cannot read BTF: %s", strerror(errno));
+		btf__free(base);
+		return err;
+	}
+	n = btf__type_cnt(btf);
+	for (id = first; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		if (!btf_is_func(t))
+			continue;
+		err = btfids_fmodel_compute(btf, id, &a, &m);
+		if (err) {
+			/* a FUNC whose type is not a FUNC_PROTO: malformed BTF */
+			m = (struct btfids_fmodel){ .reason = BTF_TRAMP_ARG_UNSUPPORTED };
+		}
+		btfids_models_print(stdout, btf__name_by_offset(btf, t->name_off), id, &m);
+	}
+	btf__free(btf);
+	btf__free(base);
+	return fflush(stdout) ? -EIO : 0;
+}
+
+static const struct option long_opts[] = {
+	{ "all", no_argument, NULL, 'a' },
+	{ "arch", required_argument, NULL, 'A' },
+	{ "btf_base", required_argument, NULL, 'b' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
 
 int do_models(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "btfids models: not implemented yet\n");
-	return 2;
+	struct btfids_report rep = { .out = stderr };
+	const char *arch = NULL, *base = NULL;
+	bool all = false;
+	int c, err;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "b:h", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			all = true;
+			break;
+		case 'A':
+			arch = optarg;
+			break;
+		case 'b':
+			base = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return BTFIDS_EXIT_OK;
+		default:
+			fprintf(stderr, "btfids models: unknown option or missing argument: %s\n",
+				argv[optind - 1]);
+			usage(stderr);
+			return BTFIDS_EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1) {
+		usage(stderr);
+		return BTFIDS_EXIT_USAGE;
+	}
+	if (all)
+		err = models_all(argv[optind], arch, base, &rep);
+	else
+		err = btfids_tramp_print(argv[optind], stdout, &rep);
+	return err ? BTFIDS_EXIT_FAIL : BTFIDS_EXIT_OK;
 }

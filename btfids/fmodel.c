@@ -1,0 +1,424 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fmodel.c - function models for BPF trampolines (see fmodel.h).
+ *
+ * Step 1 follows kernel/bpf/btf.c (v6.18): btf_distill_func_proto(),
+ * __get_type_size(), __get_type_fmodel_flags(). Step 2 follows each arch's
+ * arch_prepare_bpf_trampoline(); the function for each arch cites its
+ * source. Where the psABI and the kernel's trampoline disagree we describe
+ * the trampoline, since it is what reads the table.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <elf.h>
+
+#include "btfids/fmodel.h"
+
+#ifndef EM_LOONGARCH
+#define EM_LOONGARCH	258
+#endif
+
+static const struct {
+	const char *name;
+	enum btfids_arch arch;
+	uint16_t machine;
+	uint8_t ptr_size;
+} arch_names[] = {
+	{ "x86_64", BTFIDS_ARCH_X86_64, EM_X86_64, 8 },
+	{ "arm64", BTFIDS_ARCH_ARM64, EM_AARCH64, 8 },
+	{ "aarch64", BTFIDS_ARCH_ARM64, EM_AARCH64, 8 },
+	{ "s390x", BTFIDS_ARCH_S390X, EM_S390, 8 },
+	{ "riscv64", BTFIDS_ARCH_RISCV64, EM_RISCV, 8 },
+	{ "loongarch64", BTFIDS_ARCH_LOONGARCH64, EM_LOONGARCH, 8 },
+	{ "powerpc64", BTFIDS_ARCH_POWERPC64, EM_PPC64, 8 },
+	{ "powerpc64le", BTFIDS_ARCH_POWERPC64, EM_PPC64, 8 },
+	{ "i386", BTFIDS_ARCH_NONE, EM_386, 4 },
+	{ "arm", BTFIDS_ARCH_NONE, EM_ARM, 4 },
+	{ "mips", BTFIDS_ARCH_NONE, EM_MIPS, 4 },
+	{ "powerpc", BTFIDS_ARCH_NONE, EM_PPC, 4 },
+	{ "riscv32", BTFIDS_ARCH_NONE, EM_RISCV, 4 },
+};
+
+void btfids_arch_from_elf(uint16_t machine, unsigned char elf_class,
+			  struct btfids_target_arch *a)
+{
+	bool is64 = elf_class == ELFCLASS64;
+	size_t i;
+
+	a->arch = BTFIDS_ARCH_NONE;
+	a->machine = machine;
+	a->ptr_size = is64 ? 8 : 4;
+	a->name = "none";
+	if (!is64)
+		return;		/* no 32-bit kernel has a BPF trampoline */
+	for (i = 0; i < sizeof(arch_names) / sizeof(arch_names[0]); i++) {
+		if (arch_names[i].machine == machine && arch_names[i].ptr_size == 8) {
+			a->arch = arch_names[i].arch;
+			a->name = arch_names[i].name;
+			return;
+		}
+	}
+}
+
+int btfids_arch_from_name(const char *name, struct btfids_target_arch *a)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(arch_names) / sizeof(arch_names[0]); i++) {
+		if (strcmp(arch_names[i].name, name))
+			continue;
+		a->arch = arch_names[i].arch;
+		a->machine = arch_names[i].machine;
+		a->ptr_size = arch_names[i].ptr_size;
+		a->name = arch_names[i].name;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static const char *const reasons[BTF_TRAMP_NR_REASONS] = {
+	[BTF_TRAMP_TOO_MANY_ARGS] = "too-many-args",
+	[BTF_TRAMP_RET_UNSUPPORTED] = "ret-unsupported",
+	[BTF_TRAMP_VARIADIC] = "variadic",
+	[BTF_TRAMP_ARG_UNSUPPORTED] = "arg-unsupported",
+	[BTF_TRAMP_VOID_ARG] = "void-arg",
+	[BTF_TRAMP_NO_TRAMPOLINE] = "no-trampoline",
+	[BTF_TRAMP_TOO_MANY_SLOTS] = "too-many-slots",
+	[BTF_TRAMP_STRUCT_ON_STACK] = "struct-on-stack",
+	[BTF_TRAMP_ARCH_TOO_MANY_ARGS] = "arch-too-many-args",
+	[BTF_TRAMP_STRUCT_ARG] = "struct-arg",
+	[BTF_TRAMP_UNRESOLVED] = "unresolved",
+};
+
+const char *btfids_fmodel_reason_str(unsigned int reason)
+{
+	if (reason >= BTF_TRAMP_NR_REASONS)
+		return "unknown";
+	return reasons[reason];
+}
+
+/* ---- Step 1: kernel/bpf/btf.c ---- */
+
+enum { SZ_UNSUPPORTED = -1 };
+
+static bool is_modifier(const struct btf_type *t)
+{
+	switch (btf_kind(t)) {
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_CONST:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_TYPE_TAG:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * __get_type_size(): the size of type @id and, in *flags, its
+ * __get_type_fmodel_flags(). ID 0 is void (0 bytes); a modifier chain that
+ * ends at 0 lands on the kernel's unsized btf_void and is unsupported.
+ * *aggr tells a STRUCT/UNION (refused as a return).
+ */
+static int type_size(const struct btf *btf, uint32_t id, unsigned int ptr_size,
+		     uint8_t *flags, bool *aggr)
+{
+	const struct btf_type *t;
+	int depth = 0;
+
+	*flags = 0;
+	*aggr = false;
+	if (!id)
+		return 0;
+	t = btf__type_by_id(btf, id);
+	while (t && is_modifier(t) && depth++ < 64) {
+		if (!t->type)
+			return SZ_UNSUPPORTED;
+		t = btf__type_by_id(btf, t->type);
+	}
+	if (!t || is_modifier(t))
+		return SZ_UNSUPPORTED;
+	switch (btf_kind(t)) {
+	case BTF_KIND_PTR:
+		return ptr_size;	/* the target's, not the host's */
+	case BTF_KIND_INT:
+		if (btf_int_encoding(t) & BTF_INT_SIGNED)
+			*flags = BTF_FMODEL_SIGNED_ARG;
+		return t->size;
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		return t->size;		/* never SIGNED: the kernel only flags INTs */
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		/* unions are STRUCT_ARG since 6.18 (btf_type_is_struct()) */
+		*flags = BTF_FMODEL_STRUCT_ARG;
+		*aggr = true;
+		return t->size;
+	default:
+		return SZ_UNSUPPORTED;	/* FLOAT, ARRAY, FWD, FUNC_PROTO, ... */
+	}
+}
+
+int btfids_fmodel_distill(const struct btf *btf, uint32_t id, unsigned int ptr_size,
+			  struct btfids_fmodel *m)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	const struct btf_param *p;
+	unsigned int i, n;
+	bool aggr;
+	int sz;
+
+	memset(m, 0, sizeof(*m));
+	memset(m->loc, BTF_TRAMP_LOC_NONE, sizeof(m->loc));
+	if (t && btf_is_func(t))
+		t = btf__type_by_id(btf, t->type);
+	if (!t || !btf_is_func_proto(t))
+		return -EINVAL;
+	n = btf_vlen(t);
+	p = btf_params(t);
+	if (n > BTF_TRAMP_MAX_ARGS) {
+		m->reason = BTF_TRAMP_TOO_MANY_ARGS;
+		return 0;
+	}
+	sz = type_size(btf, t->type, ptr_size, &m->ret_flags, &aggr);
+	if (sz < 0 || aggr) {
+		m->ret_flags = 0;
+		m->reason = BTF_TRAMP_RET_UNSUPPORTED;
+		return 0;
+	}
+	m->ret_size = sz;
+	for (i = 0; i < n; i++) {
+		if (i == n - 1 && !p[i].type) {
+			m->reason = BTF_TRAMP_VARIADIC;
+			return 0;
+		}
+		sz = type_size(btf, p[i].type, ptr_size, &m->arg_flags[i], &aggr);
+		if (sz < 0 || sz > 16) {
+			m->reason = BTF_TRAMP_ARG_UNSUPPORTED;
+			return 0;
+		}
+		if (!sz) {
+			m->reason = BTF_TRAMP_VOID_ARG;
+			return 0;
+		}
+		m->arg_size[i] = sz;
+		m->nr_slots += (sz + 7) / 8;
+	}
+	m->nr_args = n;
+	m->distilled = true;
+	return 0;
+}
+
+/* ---- Step 2: arch_prepare_bpf_trampoline() of each arch ---- */
+
+static uint8_t reg(unsigned int n)
+{
+	return n;
+}
+
+static uint8_t stk(unsigned int k)
+{
+	return BTF_TRAMP_LOC_STACK | k;
+}
+
+static unsigned int arg_slots(const struct btfids_fmodel *m, unsigned int i)
+{
+	return (m->arg_size[i] + 7) / 8;
+}
+
+static bool is_struct(const struct btfids_fmodel *m, unsigned int i)
+{
+	return m->arg_flags[i] & BTF_FMODEL_STRUCT_ARG;
+}
+
+/*
+ * x86_64: arch/x86/net/bpf_jit_comp.c, arch_prepare_bpf_trampoline()
+ * refuses when nr_args plus the extra slots of struct args exceeds
+ * MAX_BPF_FUNC_ARGS (a 16-byte int counts 1); save_args() puts an arg in
+ * regs when all its slots fit in the 6 left (rdi rsi rdx rcx r8 r9), else
+ * copies it whole from the stack, and later args may still use regs
+ * (SysV psABI 3.2.3: an aggregate is all in regs or all in memory).
+ */
+static void place_x86_64(struct btfids_fmodel *m)
+{
+	unsigned int i, j, n, nr = m->nr_args, r = 0, s = 0;
+
+	for (i = 0; i < m->nr_args; i++)
+		if (is_struct(m, i))
+			nr += arg_slots(m, i) - 1;
+	if (nr > BTF_TRAMP_MAX_ARGS) {
+		m->reason = BTF_TRAMP_TOO_MANY_SLOTS;
+		return;
+	}
+	for (i = 0; i < m->nr_args; i++) {
+		n = arg_slots(m, i);
+		for (j = 0; j < n; j++)
+			m->loc[i][j] = r + n <= 6 ? reg(r + j) : stk(s + j);
+		if (r + n <= 6)
+			r += n;
+		else
+			s += n;
+	}
+}
+
+/*
+ * arm64: arch/arm64/net/bpf_jit_comp.c, calc_arg_aux(): args fill x0..x7
+ * in order until one does not fit; it and every later arg go on the stack,
+ * and a struct on the stack is refused (its alignment is unknown). The
+ * AAPCS64 even-register rule for 16-byte-aligned args is not applied by
+ * the trampoline, so not here either.
+ */
+static void place_arm64(struct btfids_fmodel *m)
+{
+	unsigned int i, j, n, r = 0, s = 0;
+	bool spilled = false;
+
+	for (i = 0; i < m->nr_args; i++) {
+		n = arg_slots(m, i);
+		if (!spilled && r + n <= 8) {
+			for (j = 0; j < n; j++)
+				m->loc[i][j] = reg(r + j);
+			r += n;
+			continue;
+		}
+		spilled = true;
+		if (is_struct(m, i)) {
+			m->reason = BTF_TRAMP_STRUCT_ON_STACK;
+			return;
+		}
+		for (j = 0; j < n; j++)
+			m->loc[i][j] = stk(s + j);
+		s += n;
+	}
+}
+
+/*
+ * riscv64: arch/riscv/net/bpf_jit_comp64.c, __arch_prepare_bpf_trampoline()
+ * counts nr_arg_slots and treats the args as one run of 8-byte slots: the
+ * first RV_MAX_REG_ARGS (8) in a0..a7 (store_args()), the rest on the
+ * stack (restore_stack_args()); an arg may straddle.
+ * powerpc64: arch/powerpc/net/bpf_jit_comp.c, __arch_prepare_bpf_trampoline()
+ * does the same with r3..r10 and the caller's parameter save area, after
+ * refusing more than MAX_BPF_FUNC_ARGS slots.
+ */
+static void place_linear(struct btfids_fmodel *m, bool limit_slots)
+{
+	unsigned int i, j, slot = 0;
+
+	if (limit_slots && m->nr_slots > BTF_TRAMP_MAX_ARGS) {
+		m->reason = BTF_TRAMP_TOO_MANY_SLOTS;
+		return;
+	}
+	for (i = 0; i < m->nr_args; i++)
+		for (j = 0; j < arg_slots(m, i); j++, slot++)
+			m->loc[i][j] = slot < 8 ? reg(slot) : stk(slot - 8);
+}
+
+/*
+ * loongarch64: arch/loongarch/net/bpf_jit.c, __arch_prepare_bpf_trampoline()
+ * refuses more than LOONGARCH_MAX_REG_ARGS (8) args, then any struct arg;
+ * save_args() reads one register per arg.
+ */
+static void place_loongarch64(struct btfids_fmodel *m)
+{
+	unsigned int i;
+
+	if (m->nr_args > 8) {
+		m->reason = BTF_TRAMP_ARCH_TOO_MANY_ARGS;
+		return;
+	}
+	for (i = 0; i < m->nr_args; i++) {
+		if (is_struct(m, i)) {
+			m->reason = BTF_TRAMP_STRUCT_ARG;
+			return;
+		}
+	}
+	for (i = 0; i < m->nr_args; i++)
+		m->loc[i][0] = reg(i);
+}
+
+/*
+ * s390x: arch/s390/net/bpf_jit_comp.c, __arch_prepare_bpf_trampoline():
+ * arg i < MAX_NR_REG_ARGS (5) is in r2+i, later ones in 8-byte stack slots
+ * (up to MAX_NR_STACK_ARGS, 32, more than 12 args ever allow); args of
+ * 9..16 bytes are passed by reference (the kernel does so for every such
+ * arg; the psABI also passes 3/5/6/7-byte aggregates by reference, which
+ * the trampoline ignores).
+ */
+static void place_s390x(struct btfids_fmodel *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->nr_args; i++) {
+		m->loc[i][0] = i < 5 ? reg(i) : stk(i - 5);
+		if (m->arg_size[i] > 8)
+			m->loc[i][0] |= BTF_TRAMP_LOC_REF;
+	}
+}
+
+void btfids_fmodel_place(enum btfids_arch arch, struct btfids_fmodel *m)
+{
+	if (!m->distilled || m->reason != BTF_TRAMP_OK)
+		return;
+	switch (arch) {
+	case BTFIDS_ARCH_X86_64:
+		place_x86_64(m);
+		break;
+	case BTFIDS_ARCH_ARM64:
+		place_arm64(m);
+		break;
+	case BTFIDS_ARCH_RISCV64:
+		place_linear(m, false);
+		break;
+	case BTFIDS_ARCH_POWERPC64:
+		place_linear(m, true);
+		break;
+	case BTFIDS_ARCH_LOONGARCH64:
+		place_loongarch64(m);
+		break;
+	case BTFIDS_ARCH_S390X:
+		place_s390x(m);
+		break;
+	default:
+		m->reason = BTF_TRAMP_NO_TRAMPOLINE;
+		break;
+	}
+	if (m->reason != BTF_TRAMP_OK)
+		memset(m->loc, BTF_TRAMP_LOC_NONE, sizeof(m->loc));
+}
+
+int btfids_fmodel_compute(const struct btf *btf, uint32_t id,
+			  const struct btfids_target_arch *a, struct btfids_fmodel *m)
+{
+	int err = btfids_fmodel_distill(btf, id, a->ptr_size, m);
+
+	if (!err)
+		btfids_fmodel_place(a->arch, m);
+	return err;
+}
+
+static int part_str(uint8_t b, char *buf, size_t len)
+{
+	return snprintf(buf, len, "%s:%u", b & BTF_TRAMP_LOC_STACK ? "s" : "r",
+			BTF_TRAMP_LOC_IDX(b));
+}
+
+void btfids_fmodel_loc_str(const struct btfids_fmodel *m, unsigned int i, char *buf,
+			   size_t len)
+{
+	uint8_t p0 = m->loc[i][0], p1 = m->loc[i][1];
+	int n = 0;
+
+	buf[0] = 0;
+	if (p0 == BTF_TRAMP_LOC_NONE)
+		return;
+	if (p0 & BTF_TRAMP_LOC_REF)
+		n = snprintf(buf, len, "ref:");
+	n += part_str(p0 & ~BTF_TRAMP_LOC_REF, buf + n, len - n);
+	if (p1 != BTF_TRAMP_LOC_NONE && (size_t)n < len) {
+		n += snprintf(buf + n, len - n, "+");
+		part_str(p1, buf + n, len - n);
+	}
+}

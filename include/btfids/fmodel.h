@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fmodel.h - function models for BPF trampolines, computed from BTF.
+ *
+ * Two steps, as the kernel does them:
+ *  1. btfids_fmodel_distill(): a FUNC's FUNC_PROTO -> struct btf_func_model
+ *     fields (kernel/bpf/btf.c btf_distill_func_proto(), __get_type_size(),
+ *     __get_type_fmodel_flags(); v6.18 rules, see
+ *     docs btf-ids-contract.md "Function models").
+ *  2. btfids_fmodel_place(): the arch's arch_prepare_bpf_trampoline()
+ *     checks and argument placement (arch/<arch>/net/bpf_jit_comp*.c).
+ * The arch and pointer size come from the ELF (e_machine and class), or
+ * from --arch for raw BTF; never from the host.
+ */
+#ifndef _BTFIDS_FMODEL_H
+#define _BTFIDS_FMODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <bpf/btf.h>
+
+#include "btfids/tramp.h"
+
+enum btfids_arch {
+	BTFIDS_ARCH_NONE,	/* no BPF trampoline (32-bit and unknown machines) */
+	BTFIDS_ARCH_X86_64,
+	BTFIDS_ARCH_ARM64,
+	BTFIDS_ARCH_S390X,
+	BTFIDS_ARCH_RISCV64,
+	BTFIDS_ARCH_LOONGARCH64,
+	BTFIDS_ARCH_POWERPC64,	/* ELFv1 (BE) and ELFv2 (LE) place args alike */
+};
+
+struct btfids_target_arch {
+	enum btfids_arch arch;
+	uint16_t machine;	/* e_machine */
+	uint8_t ptr_size;	/* 4 or 8 */
+	const char *name;
+};
+
+/* From an ELF header's e_machine and EI_CLASS. */
+void btfids_arch_from_elf(uint16_t machine, unsigned char elf_class,
+			  struct btfids_target_arch *a);
+/*
+ * From a name: x86_64, arm64 (aarch64), s390x, riscv64, loongarch64,
+ * powerpc64, powerpc64le, and the trampoline-less i386, arm, mips,
+ * powerpc, riscv32. Returns 0 or -EINVAL.
+ */
+int btfids_arch_from_name(const char *name, struct btfids_target_arch *a);
+
+/* The model of one function: struct btf_tramp_entry in host order. */
+struct btfids_fmodel {
+	uint8_t ret_size;
+	uint8_t ret_flags;
+	uint8_t nr_args;
+	uint8_t nr_slots;
+	uint8_t arg_size[BTF_TRAMP_MAX_ARGS];
+	uint8_t arg_flags[BTF_TRAMP_MAX_ARGS];
+	uint8_t reason;		/* enum btf_tramp_reason; BTF_TRAMP_OK: attachable */
+	bool distilled;		/* model fields valid (step 1 succeeded) */
+	uint8_t loc[BTF_TRAMP_MAX_ARGS][2];	/* BTF_TRAMP_LOC_*, when attachable */
+};
+
+/*
+ * Step 1 for BTF FUNC (or FUNC_PROTO) @id of @btf, with pointers of
+ * @ptr_size bytes. Sets m->reason to a distill reason or BTF_TRAMP_OK.
+ * Returns 0, or -EINVAL if @id is not a FUNC/FUNC_PROTO.
+ */
+int btfids_fmodel_distill(const struct btf *btf, uint32_t id, unsigned int ptr_size,
+			  struct btfids_fmodel *m);
+/* Step 2: arch refusals and locations. Only acts on a distilled model. */
+void btfids_fmodel_place(enum btfids_arch arch, struct btfids_fmodel *m);
+
+/* Both steps. */
+int btfids_fmodel_compute(const struct btf *btf, uint32_t id,
+			  const struct btfids_target_arch *a, struct btfids_fmodel *m);
+
+/* "too-many-args", ... as in `btfids models`; NULL for BTF_TRAMP_OK. */
+const char *btfids_fmodel_reason_str(unsigned int reason);
+
+/* Write "r:0", "r:1+s:0", "ref:r:3" for argument @i into @buf (>= 24 bytes). */
+void btfids_fmodel_loc_str(const struct btfids_fmodel *m, unsigned int i, char *buf,
+			   size_t len);
+
+#endif /* _BTFIDS_FMODEL_H */
