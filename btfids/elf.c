@@ -57,6 +57,31 @@ static int open_file(struct btfids_elf *e, bool writable, struct btfids_report *
 	return 0;
 }
 
+/*
+ * libelf refuses a file shorter than its ELF header with a generic
+ * message: name the two cases ourselves before handing the file over.
+ */
+static int check_ident(struct btfids_elf *e, struct btfids_report *r)
+{
+	unsigned char ident[EI_NIDENT];
+	uint64_t need;
+	ssize_t n;
+
+	n = pread(e->fd, ident, sizeof(ident), 0);
+	if (n < SELFMAG || memcmp(ident, ELFMAG, SELFMAG)) {
+		btfids_err(r, e->path, "not an ELF file");
+		return -EINVAL;
+	}
+	need = n == EI_NIDENT && ident[EI_CLASS] == ELFCLASS32 ?
+	       sizeof(Elf32_Ehdr) : sizeof(Elf64_Ehdr);
+	if (n < EI_NIDENT || e->file_size < need) {
+		btfids_err(r, e->path, "truncated ELF header (%llu bytes, need %llu)",
+			   (unsigned long long)e->file_size, (unsigned long long)need);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int read_ehdr(struct btfids_elf *e, struct btfids_report *r)
 {
 	GElf_Ehdr eh;
@@ -184,24 +209,61 @@ static int take_xndx(struct btfids_elf *e, struct btfids_report *r)
 	return 0;
 }
 
-/* e_shnum may be 0 with the real count in section 0: use libelf's count. */
-static int check_shdrs(struct btfids_elf *e, size_t shnum, struct btfids_report *r)
+/*
+ * A table of @num entries of @entsize bytes at @off lies inside the file,
+ * after the ELF header, with entries of the size the class requires.
+ */
+static int check_table(struct btfids_elf *e, const char *what, uint64_t off,
+		       uint64_t num, uint64_t entsize, Elf_Type type,
+		       struct btfids_report *r)
 {
-	GElf_Ehdr eh;
+	uint64_t want = gelf_fsize(e->elf, type, 1, EV_CURRENT);
 
-	if (!gelf_getehdr(e->elf, &eh))
-		return elf_fail(e, r, "bad ELF header");
-	if (shnum && !in_file(e->file_size, eh.e_shoff, (uint64_t)shnum * eh.e_shentsize)) {
-		btfids_err(r, e->path, "section header table (offset %#llx, %zu entries) lies outside the file (%llu bytes): truncated?",
-			   (unsigned long long)eh.e_shoff, shnum,
+	if (!num)
+		return 0;
+	if (entsize != want) {
+		btfids_err(r, e->path, "%s entry size is %llu, expected %llu", what,
+			   (unsigned long long)entsize, (unsigned long long)want);
+		return -EINVAL;
+	}
+	if (num > e->file_size / entsize || !in_file(e->file_size, off, num * entsize)) {
+		btfids_err(r, e->path, "%s (offset %#llx, %llu entries) lies outside the file (%llu bytes): truncated?",
+			   what, (unsigned long long)off, (unsigned long long)num,
 			   (unsigned long long)e->file_size);
 		return -EINVAL;
 	}
-	if (shnum && eh.e_shoff < gelf_fsize(e->elf, ELF_T_EHDR, 1, EV_CURRENT)) {
-		btfids_err(r, e->path, "section header table overlaps the ELF header");
+	if (off < gelf_fsize(e->elf, ELF_T_EHDR, 1, EV_CURRENT)) {
+		btfids_err(r, e->path, "%s (offset %#llx) overlaps the ELF header", what,
+			   (unsigned long long)off);
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/*
+ * e_shnum may be 0 with the real count in section 0: use libelf's count.
+ * libelf reports no sections at all when the table does not fit in the
+ * file, so a table that e_shoff points at is checked with at least one
+ * entry (or e_shnum): a truncated file is an error, not an empty object.
+ */
+static int check_shdrs(struct btfids_elf *e, size_t shnum, struct btfids_report *r)
+{
+	size_t phnum;
+	GElf_Ehdr eh;
+	int err;
+
+	if (!gelf_getehdr(e->elf, &eh))
+		return elf_fail(e, r, "bad ELF header");
+	if (!shnum && eh.e_shoff)
+		shnum = eh.e_shnum ? eh.e_shnum : 1;
+	err = check_table(e, "section header table", eh.e_shoff, shnum,
+			  eh.e_shentsize, ELF_T_SHDR, r);
+	if (err)
+		return err;
+	if (elf_getphdrnum(e->elf, &phnum))
+		phnum = eh.e_phnum;
+	return check_table(e, "program header table", eh.e_phoff, phnum,
+			   eh.e_phentsize, ELF_T_PHDR, r);
 }
 
 static int scan_sections(struct btfids_elf *e, struct btfids_report *r)
@@ -252,6 +314,8 @@ int btfids_elf_open(struct btfids_elf *e, const char *path, bool writable,
 	e->path = path;
 	e->fd = -1;
 	err = open_file(e, writable, r);
+	if (!err)
+		err = check_ident(e, r);
 	if (err)
 		goto fail;
 	elf_version(EV_CURRENT);

@@ -5,9 +5,11 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "btfids/lookup.h"
+#include "btfids/patch.h"
 
 static int btf_error(struct btf *btf)
 {
@@ -125,6 +127,42 @@ static int check_split(const struct btf *btf, const struct btf *base,
 	return 0;
 }
 
+/*
+ * libbpf says only "Invalid argument" about a broken .BTF: name what is
+ * wrong with its header (struct btf_header, in the target's byte order).
+ */
+static int check_btf_header(const struct btfids_elf *e, struct btfids_report *r)
+{
+	const unsigned char *p = e->btf.data;
+	uint64_t size = e->btf.size, hdr_len, types, strs;
+	bool be;
+
+	if (!size) {
+		btfids_err(r, e->path, ".BTF section is empty");
+		return -EINVAL;
+	}
+	be = size >= 2 && p[0] == 0xeb && p[1] == 0x9f;
+	if (size < sizeof(struct btf_header) ||
+	    (!be && !(p[0] == 0x9f && p[1] == 0xeb))) {
+		btfids_err(r, e->path, ".BTF is not BTF: no 0xeb9f magic and %u-byte header in its %llu bytes",
+			   (unsigned int)sizeof(struct btf_header), (unsigned long long)size);
+		return -EINVAL;
+	}
+	hdr_len = btfids_get32(p + offsetof(struct btf_header, hdr_len), be);
+	types = (uint64_t)btfids_get32(p + offsetof(struct btf_header, type_off), be) +
+		btfids_get32(p + offsetof(struct btf_header, type_len), be);
+	strs = (uint64_t)btfids_get32(p + offsetof(struct btf_header, str_off), be) +
+	       btfids_get32(p + offsetof(struct btf_header, str_len), be);
+	if (hdr_len < sizeof(struct btf_header) || hdr_len > size ||
+	    types > size - hdr_len || strs > size - hdr_len) {
+		btfids_err(r, e->path, ".BTF header's lengths run past the section (header %llu, types end at %llu, strings end at %llu, section %llu bytes)",
+			   (unsigned long long)hdr_len, (unsigned long long)types,
+			   (unsigned long long)strs, (unsigned long long)size);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int btfids_btf_load(const struct btfids_elf *e, const char *btf_path,
 		    struct btf *base, struct btf **out, struct btfids_report *r)
 {
@@ -135,6 +173,11 @@ int btfids_btf_load(const struct btfids_elf *e, const char *btf_path,
 	if (!btf_path && !e->btf.index) {
 		btfids_err(r, e->path, "no .BTF section (pass --btf FILE, or encode BTF with pahole first)");
 		return -ENODATA;
+	}
+	if (!btf_path) {
+		err = check_btf_header(e, r);
+		if (err)
+			return err;
 	}
 	errno = 0;
 	/* libbpf 1.1 exports no btf__new_split(): let it read the file itself */
