@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * check_models.c - function models (btfids/fmodel.c) and `btfids models`.
+ *
+ * Each test builds BTF with libbpf's writer (btf__add_*), so the C
+ * signature of every function is stated here, and the expected model is
+ * written by hand from the rules, never taken from btfids' output:
+ *  - sizes/flags/refusals: kernel/bpf/btf.c btf_distill_func_proto(),
+ *    __get_type_size(), __get_type_fmodel_flags() (v6.18: unions are
+ *    STRUCT_ARG; ENUMs are never SIGNED);
+ *  - locations: SysV x86-64 psABI 3.2.3 + arch/x86/net/bpf_jit_comp.c
+ *    save_args(); AAPCS64 + arch/arm64/net/bpf_jit_comp.c calc_arg_aux();
+ *    RISC-V psABI + arch/riscv/net/bpf_jit_comp64.c store_args() and
+ *    restore_stack_args(); ELFv2 + arch/powerpc/net/bpf_jit_comp.c
+ *    __arch_prepare_bpf_trampoline(); s390x ELF ABI + arch/s390/net/
+ *    bpf_jit_comp.c __arch_prepare_bpf_trampoline() (5 reg args, 9..16
+ *    bytes by reference); arch/loongarch/net/bpf_jit.c (<= 8 args, no
+ *    struct args, one register per arg).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "testlib.h"
+#include "btfids/fmodel.h"
+
+/* expectation tables leave the fields a refusal does not check unset */
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
+/* type IDs of the test BTF */
+static struct btf *btf;
+static int t_schar, t_ushort, t_int, t_long, t_ulonglong, t_i128, t_u128;
+static int t_ptr, t_enum, t_enum64, t_s8, t_s16, t_s24, t_u8, t_u16;
+static int t_float, t_double, t_tdint, t_cvoid;
+
+static int add_struct(const char *name, int kind_union, int nr_longs)
+{
+	int id = kind_union ? btf__add_union(btf, name, 8 * (kind_union == 2 ? 2 : 1))
+			    : btf__add_struct(btf, name, 8 * nr_longs);
+	int i;
+
+	if (kind_union) {
+		/* union u8 { long a; int b; }; union u16 { long a[2]-ish; } modelled
+		 * as members a (8 bytes) and b (struct s16) */
+		btf__add_field(btf, "a", t_long, 0, 0);
+		btf__add_field(btf, "b", kind_union == 2 ? t_s16 : t_int, 0, 0);
+		return id;
+	}
+	for (i = 0; i < nr_longs; i++) {
+		char f[8];
+
+		snprintf(f, sizeof(f), "m%d", i);
+		btf__add_field(btf, f, t_long, i * 64, 0);
+	}
+	return id;
+}
+
+static void build_types(void)
+{
+	btf = btf__new_empty();
+	ck_assert_ptr_nonnull(btf);
+	t_schar = btf__add_int(btf, "signed char", 1, BTF_INT_SIGNED);
+	t_ushort = btf__add_int(btf, "unsigned short", 2, 0);
+	t_int = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	t_long = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
+	t_ulonglong = btf__add_int(btf, "unsigned long long", 8, 0);
+	t_i128 = btf__add_int(btf, "__int128", 16, BTF_INT_SIGNED);
+	t_u128 = btf__add_int(btf, "unsigned __int128", 16, 0);
+	t_ptr = btf__add_ptr(btf, t_int);
+	t_enum = btf__add_enum(btf, "e32", 4);
+	btf__add_enum_value(btf, "E_NEG", -1);	/* signed enum: still flags 0 */
+	t_enum64 = btf__add_enum64(btf, "e64", 8, false);
+	btf__add_enum64_value(btf, "E_BIG", 1ULL << 40);
+	t_s8 = add_struct("s8", 0, 1);
+	t_s16 = add_struct("s16", 0, 2);
+	t_s24 = add_struct("s24", 0, 3);
+	t_u8 = add_struct("u8", 1, 0);
+	t_u16 = add_struct("u16", 2, 0);
+	t_float = btf__add_float(btf, "float", 4);
+	t_double = btf__add_float(btf, "double", 8);
+	t_tdint = btf__add_typedef(btf, "s32_t", t_int);
+	t_cvoid = btf__add_const(btf, 0);
+	ck_assert_int_gt(t_cvoid, 0);
+}
+
+/* Add FUNC @name returning @ret with @n params of types @params; its ID. */
+static int add_func(const char *name, int ret, int n, const int *params)
+{
+	int proto = btf__add_func_proto(btf, ret), i;
+
+	for (i = 0; i < n; i++)
+		btf__add_func_param(btf, i < n - 1 || params[i] ? "p" : "", params[i]);
+	return btf__add_func(btf, name, BTF_FUNC_GLOBAL, proto);
+}
+
+#define FN(name, ret, ...) add_func(name, ret, \
+	sizeof((int[]){ __VA_ARGS__ }) / sizeof(int), (int[]){ __VA_ARGS__ })
+
+/* Expected model: reason "" = attachable; loc strings as printed. */
+struct exp {
+	const char *reason;
+	int nr_args, ret_size, ret_flags, slots;	/* -1: model not distilled */
+	const char *loc[13];
+};
+
+static void check(int id, const char *arch, const struct exp *x)
+{
+	struct btfids_target_arch a;
+	struct btfids_fmodel m;
+	const char *why;
+	char buf[32];
+	int i;
+
+	ck_assert_int_eq(btfids_arch_from_name(arch, &a), 0);
+	ck_assert_int_eq(btfids_fmodel_compute(btf, id, &a, &m), 0);
+	why = m.reason ? btfids_fmodel_reason_str(m.reason) : "";
+	ck_assert_msg(!strcmp(why, x->reason), "%s id %d: reason '%s', expected '%s'",
+		      arch, id, why, x->reason);
+	if (x->nr_args < 0) {
+		ck_assert_msg(!m.distilled, "%s id %d: should not be distilled", arch, id);
+		return;
+	}
+	ck_assert(m.distilled);
+	ck_assert_int_eq(m.nr_args, x->nr_args);
+	ck_assert_int_eq(m.ret_size, x->ret_size);
+	ck_assert_int_eq(m.ret_flags, x->ret_flags);
+	ck_assert_int_eq(m.nr_slots, x->slots);
+	if (*x->reason)
+		return;
+	for (i = 0; i < x->nr_args; i++) {
+		btfids_fmodel_loc_str(&m, i, buf, sizeof(buf));
+		ck_assert_msg(x->loc[i] && !strcmp(buf, x->loc[i]),
+			      "%s id %d arg %d: loc %s, expected %s", arch, id, i, buf,
+			      x->loc[i] ? x->loc[i] : "(none)");
+	}
+}
+
+static void setup(void)
+{
+	build_types();
+}
+
+static void teardown(void)
+{
+	btf__free(btf);
+}
+
+/* Distilling: sizes, flags and the checks in the kernel's order. */
+START_TEST(t_distill)
+{
+	struct btfids_target_arch a;
+	struct btfids_fmodel m;
+	/* long f(signed char, unsigned short, s32_t, unsigned long long, int *,
+	 *        enum e32, enum e64, unsigned __int128, __int128) */
+	int f = FN("ints", t_long, t_schar, t_ushort, t_tdint, t_ulonglong, t_ptr,
+		   t_enum, t_enum64, t_u128, t_i128);
+	static const uint8_t size[] = { 1, 2, 4, 8, 8, 4, 8, 16, 16 };
+	static const uint8_t flags[] = { 2, 0, 2, 0, 0, 0, 0, 0, 2 };
+	int i;
+
+	ck_assert_int_eq(btfids_arch_from_name("riscv64", &a), 0);
+	ck_assert_int_eq(btfids_fmodel_compute(btf, f, &a, &m), 0);
+	ck_assert_int_eq(m.reason, BTF_TRAMP_OK);
+	ck_assert_int_eq(m.nr_args, 9);
+	ck_assert_int_eq(m.ret_size, 8);
+	ck_assert_int_eq(m.ret_flags, BTF_FMODEL_SIGNED_ARG);
+	for (i = 0; i < 9; i++) {
+		ck_assert_int_eq(m.arg_size[i], size[i]);
+		ck_assert_int_eq(m.arg_flags[i], flags[i]);
+	}
+	ck_assert_int_eq(m.nr_slots, 11);	/* 7 x 1 + 2 x 2 */
+
+	/* unions are STRUCT_ARG since 6.18; void return is size 0 */
+	f = FN("aggr", 0, t_s8, t_u8, t_u16);
+	ck_assert_int_eq(btfids_fmodel_compute(btf, f, &a, &m), 0);
+	ck_assert_int_eq(m.ret_size, 0);
+	ck_assert_int_eq(m.arg_flags[0], 1);
+	ck_assert_int_eq(m.arg_flags[1], 1);
+	ck_assert_int_eq(m.arg_flags[2], 1);
+	ck_assert_int_eq(m.arg_size[2], 16);
+
+	/* refusals in order: > 12 args beats everything */
+	f = FN("many", t_double, t_int, t_int, t_int, t_int, t_int, t_int, t_int,
+	       t_int, t_int, t_int, t_int, t_int, 0);
+	check(f, "x86_64", &(struct exp){ "too-many-args", -1 });
+	/* the return before the args */
+	f = FN("retfloat", t_double, 0);
+	check(f, "x86_64", &(struct exp){ "ret-unsupported", -1 });
+	check(FN("retstruct", t_s8, t_int), "x86_64", &(struct exp){ "ret-unsupported", -1 });
+	check(FN("retunion", t_u8, t_int), "arm64", &(struct exp){ "ret-unsupported", -1 });
+	check(FN("retcvoid", t_cvoid, t_int), "arm64", &(struct exp){ "ret-unsupported", -1 });
+	/* args in order */
+	check(FN("varargs", t_int, t_int, 0), "x86_64", &(struct exp){ "variadic", -1 });
+	check(FN("dbl", 0, t_double), "x86_64", &(struct exp){ "arg-unsupported", -1 });
+	check(FN("flt_then_var", 0, t_float, 0), "x86_64", &(struct exp){ "arg-unsupported", -1 });
+	check(FN("big", 0, t_s24), "x86_64", &(struct exp){ "arg-unsupported", -1 });
+	check(FN("cvoid", 0, t_cvoid), "x86_64", &(struct exp){ "arg-unsupported", -1 });
+	check(FN("voidmid", 0, 0, t_int), "x86_64", &(struct exp){ "void-arg", -1 });
+	/* no args at all */
+	check(FN("noargs", t_int), "x86_64",
+	      &(struct exp){ "", 0, 4, 2, 0, { NULL } });
+}
+END_TEST
+
+/* 7 longs: the 7th is past x86_64's 6 regs and s390x's 5. */
+START_TEST(t_seven)
+{
+	int f = FN("seven", t_long, t_long, t_long, t_long, t_long, t_long, t_long, t_long);
+
+	check(f, "x86_64", &(struct exp){ "", 7, 8, 2, 7,
+		{ "r:0", "r:1", "r:2", "r:3", "r:4", "r:5", "s:0" } });
+	check(f, "arm64", &(struct exp){ "", 7, 8, 2, 7,
+		{ "r:0", "r:1", "r:2", "r:3", "r:4", "r:5", "r:6" } });
+	check(f, "riscv64", &(struct exp){ "", 7, 8, 2, 7,
+		{ "r:0", "r:1", "r:2", "r:3", "r:4", "r:5", "r:6" } });
+	check(f, "powerpc64le", &(struct exp){ "", 7, 8, 2, 7,
+		{ "r:0", "r:1", "r:2", "r:3", "r:4", "r:5", "r:6" } });
+	check(f, "loongarch64", &(struct exp){ "", 7, 8, 2, 7,
+		{ "r:0", "r:1", "r:2", "r:3", "r:4", "r:5", "r:6" } });
+	check(f, "s390x", &(struct exp){ "", 7, 8, 2, 7,
+		{ "r:0", "r:1", "r:2", "r:3", "r:4", "s:0", "s:1" } });
+	check(f, "i386", &(struct exp){ "no-trampoline", 7, 8, 2, 7 });
+	check(f, "riscv32", &(struct exp){ "no-trampoline", 7, 8, 2, 7 });
+}
+END_TEST
+
+/* 12 unsigned long longs: the most the kernel models. */
+START_TEST(t_twelve)
+{
+	int l = t_ulonglong;
+	int f = FN("twelve", 0, l, l, l, l, l, l, l, l, l, l, l, l);
+
+	check(f, "x86_64", &(struct exp){ "", 12, 0, 0, 12,
+		{ "r:0", "r:1", "r:2", "r:3", "r:4", "r:5",
+		  "s:0", "s:1", "s:2", "s:3", "s:4", "s:5" } });
+	check(f, "arm64", &(struct exp){ "", 12, 0, 0, 12,
+		{ "r:0", "r:1", "r:2", "r:3", "r:4", "r:5", "r:6", "r:7",
+		  "s:0", "s:1", "s:2", "s:3" } });
+	check(f, "powerpc64", &(struct exp){ "", 12, 0, 0, 12,
+		{ "r:0", "r:1", "r:2", "r:3", "r:4", "r:5", "r:6", "r:7",
+		  "s:0", "s:1", "s:2", "s:3" } });
+	check(f, "s390x", &(struct exp){ "", 12, 0, 0, 12,
+		{ "r:0", "r:1", "r:2", "r:3", "r:4",
+		  "s:0", "s:1", "s:2", "s:3", "s:4", "s:5", "s:6" } });
+	check(f, "loongarch64", &(struct exp){ "arch-too-many-args", 12, 0, 0, 12 });
+}
+END_TEST
+
+/* void f(struct s16, union u8, long): aggregates by value. */
+START_TEST(t_aggregates)
+{
+	int f = FN("aggr3", t_int, t_s16, t_u8, t_long);
+
+	check(f, "x86_64", &(struct exp){ "", 3, 4, 2, 4, { "r:0+r:1", "r:2", "r:3" } });
+	check(f, "arm64", &(struct exp){ "", 3, 4, 2, 4, { "r:0+r:1", "r:2", "r:3" } });
+	check(f, "riscv64", &(struct exp){ "", 3, 4, 2, 4, { "r:0+r:1", "r:2", "r:3" } });
+	check(f, "powerpc64le", &(struct exp){ "", 3, 4, 2, 4, { "r:0+r:1", "r:2", "r:3" } });
+	/* s390x: > 8 bytes by reference, the pointer in r2 */
+	check(f, "s390x", &(struct exp){ "", 3, 4, 2, 4, { "ref:r:0", "r:1", "r:2" } });
+	check(f, "loongarch64", &(struct exp){ "struct-arg", 3, 4, 2, 4 });
+}
+END_TEST
+
+/* A 16-byte struct that no longer fits in the registers left. */
+START_TEST(t_spill)
+{
+	int L = t_long;
+	/* f(long x5, struct s16, long): x86_64 has r5 left, the struct needs 2 */
+	int f5 = FN("spill5", 0, L, L, L, L, L, t_s16, L);
+	/* f(long x7, struct s16, long): arm64/riscv/ppc have only a7/x7/r10 left */
+	int f7 = FN("spill7", 0, L, L, L, L, L, L, L, t_s16, L);
+	/* f(long x7, __int128, long): not a struct, arm64 puts it on the stack */
+	int i7 = FN("spill7i", 0, L, L, L, L, L, L, L, t_i128, L);
+
+	/* x86_64: the struct goes on the stack whole, the next long takes r9 */
+	check(f5, "x86_64", &(struct exp){ "", 7, 0, 0, 8,
+		{ "r:0", "r:1", "r:2", "r:3", "r:4", "s:0+s:1", "r:5" } });
+	check(f5, "arm64", &(struct exp){ "", 7, 0, 0, 8,
+		{ "r:0", "r:1", "r:2", "r:3", "r:4", "r:5+r:6", "r:7" } });
+	check(f5, "s390x", &(struct exp){ "", 7, 0, 0, 8,
+		{ "r:0", "r:1", "r:2", "r:3", "r:4", "ref:s:0", "s:1" } });
+
+	check(f7, "x86_64", &(struct exp){ "", 9, 0, 0, 10,
+		{ "r:0", "r:1", "r:2", "r:3", "r:4", "r:5", "s:0", "s:1+s:2", "s:3" } });
+	check(f7, "arm64", &(struct exp){ "struct-on-stack", 9, 0, 0, 10 });
+	/* riscv64/powerpc64: linear slots, the struct straddles a7 and the stack */
+	check(f7, "riscv64", &(struct exp){ "", 9, 0, 0, 10,
+		{ "r:0", "r:1", "r:2", "r:3", "r:4", "r:5", "r:6", "r:7+s:0", "s:1" } });
+	check(f7, "powerpc64le", &(struct exp){ "", 9, 0, 0, 10,
+		{ "r:0", "r:1", "r:2", "r:3", "r:4", "r:5", "r:6", "r:7+s:0", "s:1" } });
+	check(f7, "loongarch64", &(struct exp){ "arch-too-many-args", 9, 0, 0, 10 });
+
+	/* arm64: once an arg spilled, x7 stays unused by later args */
+	check(i7, "arm64", &(struct exp){ "", 9, 0, 0, 10,
+		{ "r:0", "r:1", "r:2", "r:3", "r:4", "r:5", "r:6", "s:0+s:1", "s:2" } });
+}
+END_TEST
+
+/* Seven 16-byte args: 14 slots. */
+START_TEST(t_slots)
+{
+	int S = t_s16, I = t_i128;
+	int fs = FN("s16x7", 0, S, S, S, S, S, S, S);
+	int fi = FN("i128x7", 0, I, I, I, I, I, I, I);
+
+	/* x86_64: 7 args + 7 extra struct slots = 14 > 12 */
+	check(fs, "x86_64", &(struct exp){ "too-many-slots", 7, 0, 0, 14 });
+	/* ... but a 16-byte int counts 1: 7 <= 12 */
+	check(fi, "x86_64", &(struct exp){ "", 7, 0, 0, 14,
+		{ "r:0+r:1", "r:2+r:3", "r:4+r:5", "s:0+s:1", "s:2+s:3", "s:4+s:5",
+		  "s:6+s:7" } });
+	check(fs, "powerpc64", &(struct exp){ "too-many-slots", 7, 0, 0, 14 });
+	check(fi, "powerpc64le", &(struct exp){ "too-many-slots", 7, 0, 0, 14 });
+	check(fs, "arm64", &(struct exp){ "struct-on-stack", 7, 0, 0, 14 });
+	check(fs, "riscv64", &(struct exp){ "", 7, 0, 0, 14,
+		{ "r:0+r:1", "r:2+r:3", "r:4+r:5", "r:6+r:7", "s:0+s:1", "s:2+s:3",
+		  "s:4+s:5" } });
+	check(fs, "s390x", &(struct exp){ "", 7, 0, 0, 14,
+		{ "ref:r:0", "ref:r:1", "ref:r:2", "ref:r:3", "ref:r:4", "ref:s:0",
+		  "ref:s:1" } });
+	check(fs, "loongarch64", &(struct exp){ "struct-arg", 7, 0, 0, 14 });
+}
+END_TEST
+
+/* Pointer size and arch come from the target, not the host. */
+START_TEST(t_arch)
+{
+	struct btfids_target_arch a;
+	int f = FN("ptr", t_ptr, t_ptr);
+
+	check(f, "i386", &(struct exp){ "no-trampoline", 1, 4, 0, 1 });
+	check(f, "arm", &(struct exp){ "no-trampoline", 1, 4, 0, 1 });
+	check(f, "mips", &(struct exp){ "no-trampoline", 1, 4, 0, 1 });
+	check(f, "powerpc", &(struct exp){ "no-trampoline", 1, 4, 0, 1 });
+	check(f, "s390x", &(struct exp){ "", 1, 8, 0, 1, { "r:0" } });
+	ck_assert_int_eq(btfids_arch_from_name("sparc64", &a), -EINVAL);
+	btfids_arch_from_elf(62 /* EM_X86_64 */, 2 /* ELFCLASS64 */, &a);
+	ck_assert_int_eq(a.arch, BTFIDS_ARCH_X86_64);
+	btfids_arch_from_elf(243 /* EM_RISCV */, 1 /* ELFCLASS32 */, &a);
+	ck_assert_int_eq(a.arch, BTFIDS_ARCH_NONE);
+	ck_assert_int_eq(a.ptr_size, 4);
+	btfids_arch_from_elf(21 /* EM_PPC64 */, 2, &a);
+	ck_assert_int_eq(a.arch, BTFIDS_ARCH_POWERPC64);
+	btfids_arch_from_elf(258 /* EM_LOONGARCH */, 2, &a);
+	ck_assert_int_eq(a.arch, BTFIDS_ARCH_LOONGARCH64);
+	btfids_arch_from_elf(2 /* EM_SPARC */, 2, &a);
+	ck_assert_int_eq(a.arch, BTFIDS_ARCH_NONE);
+}
+END_TEST
+
+/* `btfids models --all` on raw BTF: exact JSON Lines. */
+START_TEST(t_verb)
+{
+	char path[] = "/tmp/btfids-models-XXXXXX";
+	int f1 = FN("vfs_read", t_long, t_ptr, t_ptr, t_ulonglong, t_ptr);
+	int f2 = FN("foo", t_int, t_int, 0);
+	const void *raw;
+	char *err = NULL, cmd[256], line[512];
+	uint32_t size;
+	FILE *p;
+	int fd, rc, n = 0;
+
+	raw = btf__raw_data(btf, &size);
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, raw, size), (ssize_t)size);
+	close(fd);
+	/* raw BTF needs --arch */
+	rc = TL_RUN(&err, "models", "--all", path);
+	ck_assert_int_eq(rc, 255);
+	ck_assert_ptr_nonnull(strstr(err, "--arch"));
+	free(err);
+
+	snprintf(cmd, sizeof(cmd), "%s models --all --arch x86_64 %s", tl_btfids(), path);
+	p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	while (fgets(line, sizeof(line), p)) {
+		char want[512];
+
+		n++;
+		if (strstr(line, "\"vfs_read\"")) {
+			snprintf(want, sizeof(want), "{\"name\":\"vfs_read\",\"id\":%d,\"attachable\":true,"
+				 "\"nr_args\":4,\"ret_size\":8,\"ret_flags\":2,\"arg_size\":[8,8,8,8],"
+				 "\"arg_flags\":[0,0,0,0],\"slots\":4,\"loc\":[\"r:0\",\"r:1\",\"r:2\",\"r:3\"]}\n",
+				 f1);
+			ck_assert_str_eq(line, want);
+		}
+		if (strstr(line, "\"foo\"")) {
+			snprintf(want, sizeof(want),
+				 "{\"name\":\"foo\",\"id\":%d,\"attachable\":false,\"reason\":\"variadic\"}\n", f2);
+			ck_assert_str_eq(line, want);
+		}
+	}
+	ck_assert_int_eq(pclose(p), 0);
+	/* one line per FUNC of the BTF */
+	{
+		int id, funcs = 0;
+
+		for (id = 1; id < (int)btf__type_cnt(btf); id++)
+			funcs += btf_is_func(btf__type_by_id(btf, id));
+		ck_assert_int_eq(n, funcs);
+	}
+	unlink(path);
+}
+END_TEST
+
+/* Real kernels, when fetched: one line per FUNC, no error. */
+START_TEST(t_kernels)
+{
+	static const char *const ks[] = { "amd64-6.12", "s390x-6.12" };
+	const char *home = getenv("HOME");
+	char path[512], cmd[1024], line[1024];
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		struct btf *kb;
+		long n = 0, funcs = 0;
+		uint32_t id;
+		FILE *p;
+
+		snprintf(path, sizeof(path), "%s/.cache/btfids/kernels/%s/vmlinux",
+			 home ? home : "/root", ks[k]);
+		if (access(path, R_OK)) {
+			printf("check_models: %s not fetched, skipped\n", ks[k]);
+			continue;
+		}
+		kb = btf__parse(path, NULL);
+		ck_assert_ptr_nonnull(kb);
+		for (id = 1; id < btf__type_cnt(kb); id++)
+			funcs += btf_is_func(btf__type_by_id(kb, id));
+		btf__free(kb);
+		snprintf(cmd, sizeof(cmd), "%s models --all %s", tl_btfids(), path);
+		p = popen(cmd, "r");
+		ck_assert_ptr_nonnull(p);
+		while (fgets(line, sizeof(line), p))
+			n += line[0] == '{';
+		ck_assert_int_eq(pclose(p), 0);
+		ck_assert_int_eq(n, funcs);
+	}
+}
+END_TEST
+
+static Suite *models_suite(void)
+{
+	Suite *s = suite_create("models");
+	TCase *tc = tcase_create("fmodel");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, t_distill);
+	tcase_add_test(tc, t_seven);
+	tcase_add_test(tc, t_twelve);
+	tcase_add_test(tc, t_aggregates);
+	tcase_add_test(tc, t_spill);
+	tcase_add_test(tc, t_slots);
+	tcase_add_test(tc, t_arch);
+	tcase_add_test(tc, t_verb);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("kernels");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, t_kernels);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+TL_MAIN(models_suite)
