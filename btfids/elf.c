@@ -241,10 +241,10 @@ static int check_table(struct btfids_elf *e, const char *what, uint64_t off,
 }
 
 /*
- * e_shnum may be 0 with the real count in section 0: use libelf's count.
  * libelf reports no sections at all when the table does not fit in the
- * file, so a table that e_shoff points at is checked with at least one
- * entry (or e_shnum): a truncated file is an error, not an empty object.
+ * file: check e_shnum entries, or libelf's count when e_shnum is 0 (the
+ * real count is in section 0), or at least one entry where e_shoff points,
+ * so that a truncated file is an error, not an empty object.
  */
 static int check_shdrs(struct btfids_elf *e, size_t shnum, struct btfids_report *r)
 {
@@ -254,13 +254,16 @@ static int check_shdrs(struct btfids_elf *e, size_t shnum, struct btfids_report 
 
 	if (!gelf_getehdr(e->elf, &eh))
 		return elf_fail(e, r, "bad ELF header");
-	if (!shnum && eh.e_shoff)
-		shnum = eh.e_shnum ? eh.e_shnum : 1;
+	if (eh.e_shnum)
+		shnum = eh.e_shnum;
+	else if (!shnum && eh.e_shoff)
+		shnum = 1;
 	err = check_table(e, "section header table", eh.e_shoff, shnum,
 			  eh.e_shentsize, ELF_T_SHDR, r);
 	if (err)
 		return err;
-	if (elf_getphdrnum(e->elf, &phnum))
+	/* libelf's count, too, drops a table that does not fit */
+	if (eh.e_phnum != PN_XNUM || elf_getphdrnum(e->elf, &phnum))
 		phnum = eh.e_phnum;
 	return check_table(e, "program header table", eh.e_phoff, phnum,
 			   eh.e_phentsize, ELF_T_PHDR, r);
