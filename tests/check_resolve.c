@@ -6,6 +6,8 @@
  * (tests/fixtures/src/image.c, module.c); exit codes and messages of the
  * kernel's resolve_btfids; nothing outside .BTF_ids changes.
  */
+#include <elf.h>
+#include <libgen.h>
 #include <linux/btf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -345,6 +347,59 @@ START_TEST(t_batch)
 }
 END_TEST
 
+/*
+ * Each target's fixtures really are of its ELF class, byte order and
+ * machine (from e_ident and e_machine, read by hand), so the Check suites
+ * and tests/cross.sh cover ELF32 and big endian for real. The architecture
+ * is the first part of the fixture directory's name (the GNU triple).
+ */
+static const struct {
+	const char *arch;
+	unsigned char class, data;
+	uint16_t machine;
+} elf_targets[] = {
+	{ "x86_64", ELFCLASS64, ELFDATA2LSB, EM_X86_64 },
+	{ "i686", ELFCLASS32, ELFDATA2LSB, EM_386 },
+	{ "aarch64", ELFCLASS64, ELFDATA2LSB, EM_AARCH64 },
+	{ "arm", ELFCLASS32, ELFDATA2LSB, EM_ARM },
+	{ "s390x", ELFCLASS64, ELFDATA2MSB, EM_S390 },
+	{ "powerpc64le", ELFCLASS64, ELFDATA2LSB, EM_PPC64 },
+	{ "powerpc64", ELFCLASS64, ELFDATA2MSB, EM_PPC64 },
+	{ "powerpc", ELFCLASS32, ELFDATA2MSB, EM_PPC },
+	{ "riscv64", ELFCLASS64, ELFDATA2LSB, EM_RISCV },
+	{ "mips", ELFCLASS32, ELFDATA2MSB, EM_MIPS },
+};
+
+START_TEST(t_elf_class)
+{
+	char *copy = strdup(dirs[_i]), *arch = basename(copy), *names[] = { "image", "module.o" };
+	size_t i, n;
+
+	arch[strcspn(arch, "-")] = 0;
+	for (i = 0; i < sizeof(elf_targets) / sizeof(elf_targets[0]); i++)
+		if (!strcmp(elf_targets[i].arch, arch))
+			break;
+	ck_assert_msg(i < sizeof(elf_targets) / sizeof(elf_targets[0]),
+		      "%s: add its ELF class, byte order and machine to elf_targets", dirs[_i]);
+	for (n = 0; n < 2; n++) {
+		char *path = tl_path(dirs[_i], names[n]);
+		size_t size;
+		unsigned char *f = tl_slurp(path, &size);
+		uint16_t machine;
+
+		ck_assert_uint_ge(size, 20);
+		ck_assert_int_eq(memcmp(f, ELFMAG, SELFMAG), 0);
+		machine = f[EI_DATA] == ELFDATA2MSB ? f[18] << 8 | f[19] : f[19] << 8 | f[18];
+		ck_assert_msg(f[EI_CLASS] == elf_targets[i].class, "%s: ELF class %d", path, f[EI_CLASS]);
+		ck_assert_msg(f[EI_DATA] == elf_targets[i].data, "%s: byte order %d", path, f[EI_DATA]);
+		ck_assert_msg(machine == elf_targets[i].machine, "%s: e_machine %u", path, machine);
+		free(f);
+		free(path);
+	}
+	free(copy);
+}
+END_TEST
+
 /* --btf FILE (raw) gives the same result as the image's own .BTF. */
 START_TEST(t_btf_option)
 {
@@ -457,6 +512,7 @@ static Suite *resolve_suite(void)
 
 	setup();
 	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, t_elf_class, 0, nr_dirs);
 	tcase_add_loop_test(tc, t_lists, 0, nr_dirs);
 	tcase_add_loop_test(tc, t_ambiguous, 0, nr_dirs);
 	tcase_add_loop_test(tc, t_sets, 0, nr_dirs);
