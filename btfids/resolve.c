@@ -18,6 +18,7 @@
 #include "btfids.h"
 #include "btfids/lookup.h"
 #include "btfids/patch.h"
+#include "btfids/tramp_fill.h"
 
 struct resolve_opts {
 	const char *btf_path;
@@ -47,7 +48,8 @@ static void usage(FILE *f)
 
 /* Copy the input to a temporary file beside @out, patch it, rename it. */
 static int write_copy(struct btfids_elf *e, const unsigned char *buf,
-		      const char *out, struct btfids_report *r)
+		      const struct btfids_tramp *t, const char *out,
+		      struct btfids_report *r)
 {
 	size_t len = strlen(out);
 	char *tmp = malloc(len + 8);
@@ -79,6 +81,8 @@ static int write_copy(struct btfids_elf *e, const unsigned char *buf,
 	o.path = out;
 	if (!err)
 		err = btfids_elf_write_ids(&o, buf, r);
+	if (!err)
+		err = btfids_tramp_write(&o, t, r);
 	if (!err && fstat(e->fd, &st))
 		err = -errno;
 	if (!err && fchmod(fd, st.st_mode & 07777))
@@ -96,15 +100,17 @@ static int write_copy(struct btfids_elf *e, const unsigned char *buf,
 }
 
 static int write_result(struct resolve_opts *o, struct btfids_elf *e,
-			const unsigned char *buf)
+			const unsigned char *buf, const struct btfids_tramp *t)
 {
+	int err = 0;
+
 	if (o->output)
-		return write_copy(e, buf, o->output, &o->rep);
-	if (!memcmp(buf, e->ids.data, e->ids.size)) {
+		return write_copy(e, buf, t, o->output, &o->rep);
+	if (!memcmp(buf, e->ids.data, e->ids.size))
 		btfids_dbg(&o->rep, 1, "%s: .BTF_ids already up to date\n", e->path);
-		return 0;
-	}
-	return btfids_elf_write_ids(e, buf, &o->rep);
+	else
+		err = btfids_elf_write_ids(e, buf, &o->rep);
+	return err ? err : btfids_tramp_write(e, t, &o->rep);
 }
 
 static void summary(struct resolve_opts *o, const struct btfids_elf *e,
@@ -121,7 +127,7 @@ static void summary(struct resolve_opts *o, const struct btfids_elf *e,
 
 /* Everything up to the write; on success *out holds the new section. */
 static int compute(struct resolve_opts *o, struct btfids_elf *e,
-		   struct btfids_syms *s, unsigned char **out)
+		   struct btfids_syms *s, unsigned char **out, struct btfids_tramp *t)
 {
 	unsigned int warnings = o->rep.warnings;
 	struct btf *btf = NULL;
@@ -133,6 +139,8 @@ static int compute(struct resolve_opts *o, struct btfids_elf *e,
 	err = btfids_btf_load(e, o->btf_path, o->base, &btf, &o->rep);
 	if (!err)
 		err = btfids_lookup(btf, s, e->path, &o->rep);
+	if (!err)	/* trampoline tables: built now, written with .BTF_ids */
+		err = btfids_tramp_fill(e, s, btf, t, &o->rep);
 	btf__free(btf);
 	if (err)
 		return err;
@@ -151,6 +159,7 @@ static int compute(struct resolve_opts *o, struct btfids_elf *e,
 static int resolve_one(struct resolve_opts *o, const char *path)
 {
 	struct btfids_syms s = {};
+	struct btfids_tramp t = {};
 	unsigned char *buf = NULL;
 	struct btfids_elf e;
 	int err;
@@ -162,14 +171,15 @@ static int resolve_one(struct resolve_opts *o, const char *path)
 		btfids_dbg(&o->rep, 1, "%s: no .BTF_ids or no symbol table, nothing to do\n", path);
 		goto out;
 	}
-	err = compute(o, &e, &s, &buf);
+	err = compute(o, &e, &s, &buf, &t);
 	if (err == -ENOMEM)
 		btfids_err(&o->rep, path, "out of memory");
 	if (!err) {
 		summary(o, &e, &s);
-		err = write_result(o, &e, buf);
+		err = write_result(o, &e, buf, &t);
 	}
 out:
+	btfids_tramp_free(&t);
 	free(buf);
 	btfids_syms_free(&s);
 	btfids_elf_close(&e);

@@ -1,12 +1,429 @@
 // SPDX-License-Identifier: GPL-2.0
-/* tramp.c - fill and read back trampoline tables (see tramp_fill.h). */
+/*
+ * tramp.c - fill the trampoline tables of .BTF_tramp during resolve, and
+ * read them back for `btfids models ELF` (format: include/btfids/tramp.h).
+ *
+ * A table is the symbol __BTF_TRAMP__<set> in .BTF_tramp (st_size =
+ * BTF_TRAMP_TABLE_SIZE(n)); its functions are the n 4-byte slots that
+ * follow the label __BTF_TRAMP_IDS__<set> in .BTF_ids, each an ordinary
+ * __BTF_ID__func__ slot resolved by the usual lookup. The tables keep the
+ * target's byte order; the whole section is rebuilt in memory and written
+ * with one pwrite() after every check.
+ */
 #include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
 
+#include "btfids/patch.h"
 #include "btfids/tramp_fill.h"
+
+#define SEC_TRAMP	".BTF_tramp"
+#define PFX_TABLE	"__BTF_TRAMP__"
+#define PFX_LIST	"__BTF_TRAMP_IDS__"
+
+static int find_section(const struct btfids_elf *e, struct btfids_section *sec,
+			struct btfids_report *r)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	Elf_Data *d;
+
+	memset(sec, 0, sizeof(*sec));
+	if (elf_getshdrstrndx(e->elf, &shstrndx))
+		return 0;
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(e->elf, shstrndx, sh.sh_name);
+		if (!name || strcmp(name, SEC_TRAMP))
+			continue;
+		if (sh.sh_type == SHT_NOBITS || sh.sh_offset > e->file_size ||
+		    sh.sh_size > e->file_size - sh.sh_offset) {
+			btfids_err(r, e->path, "%s has no bytes in the file or lies outside it",
+				   SEC_TRAMP);
+			return -EINVAL;
+		}
+		sec->index = elf_ndxscn(scn);
+		sec->addr = sh.sh_addr;
+		sec->offset = sh.sh_offset;
+		sec->size = sh.sh_size;
+		d = sh.sh_size ? elf_rawdata(scn, NULL) : NULL;
+		if (sh.sh_size && (!d || d->d_size != sh.sh_size)) {
+			btfids_err(r, e->path, "cannot read %s", SEC_TRAMP);
+			return -EINVAL;
+		}
+		sec->data = d ? d->d_buf : NULL;
+		return 0;
+	}
+	return 0;
+}
+
+/* Offset in @sec of a symbol value (ET_REL: section-relative). */
+static bool sec_off(const struct btfids_elf *e, const struct btfids_section *sec,
+		    uint64_t value, uint64_t *off)
+{
+	uint64_t base = e->type == ET_REL ? 0 : sec->addr;
+
+	if (value < base)
+		return false;
+	*off = value - base;
+	return true;
+}
+
+/* The symbol @name defined in section @shndx; its st_value, or -ENOENT. */
+static int find_sym(const struct btfids_elf *e, const char *name, size_t shndx,
+		    uint64_t *value)
+{
+	size_t i, ndx;
+	const char *n;
+	GElf_Sym sym;
+
+	for (i = 1; i < e->nr_syms; i++) {
+		if (btfids_elf_sym(e, i, &sym, &ndx, &n) || ndx != shndx || strcmp(n, name))
+			continue;
+		*value = sym.st_value;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+static const struct btfids_slot *slot_at(const struct btfids_syms *s, uint64_t off)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_slots; i++)
+		if (s->slots[i].off == off)
+			return &s->slots[i];
+	return NULL;
+}
+
+struct entry {
+	uint32_t id;
+	size_t order;
+	struct btfids_fmodel m;
+};
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static void put16(unsigned char *p, uint16_t v, bool be)
+{
+	p[be ? 0 : 1] = v >> 8;
+	p[be ? 1 : 0] = v;
+}
+
+static void put_entry(unsigned char *p, const struct entry *en, bool be)
+{
+	const struct btfids_fmodel *m = &en->m;
+
+	memset(p, 0, BTF_TRAMP_ENTRY_SIZE);
+	btfids_put32(p, en->id, be);
+	p[4] = m->ret_size;
+	p[5] = m->ret_flags;
+	p[6] = m->nr_args;
+	p[7] = m->nr_slots;
+	memcpy(p + 8, m->arg_size, BTF_TRAMP_MAX_ARGS);
+	memcpy(p + 20, m->arg_flags, BTF_TRAMP_MAX_ARGS);
+	p[32] = m->reason == BTF_TRAMP_OK;
+	p[33] = m->reason;
+	p[34] = m->distilled;
+	memcpy(p + 36, m->loc, sizeof(m->loc));
+}
+
+/* Build one table: set @set, at @off in t->buf, @n entries. */
+static int fill_one(const struct btfids_elf *e, const struct btfids_syms *s,
+		    const struct btf *btf, const struct btfids_target_arch *a,
+		    uint32_t crc, const char *set, uint64_t off, size_t n,
+		    struct btfids_tramp *t, struct btfids_report *r)
+{
+	bool be = btfids_elf_big_endian(e);
+	unsigned char *p = t->buf + off;
+	char list[256];
+	uint64_t value, loff;
+	struct entry *en;
+	unsigned int max_slots = 0;
+	size_t i;
+
+	snprintf(list, sizeof(list), PFX_LIST "%s", set);
+	if (find_sym(e, list, e->ids.index, &value) ||
+	    !btfids_elf_ids_offset(e, value, &loff) || loff + 4 * n > e->ids.size) {
+		btfids_err(r, e->path, "trampoline set %s: no list %s of %zu slots in .BTF_ids",
+			   set, list, n);
+		return -EINVAL;
+	}
+	en = calloc(n ? n : 1, sizeof(*en));
+	if (!en)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		const struct btfids_slot *sl = slot_at(s, loff + 4 * i);
+		const struct btfids_target *tg;
+
+		if (!sl || s->targets[sl->target].kind != BTFIDS_FUNC) {
+			btfids_err(r, e->path, "trampoline set %s: entry %zu is not a BTF_ID(func, ...) slot",
+				   set, i);
+			free(en);
+			return -EINVAL;
+		}
+		tg = &s->targets[sl->target];
+		en[i].id = tg->id;
+		en[i].order = i;
+		if (!tg->id) {
+			memset(&en[i].m, 0, sizeof(en[i].m));
+			memset(en[i].m.loc, BTF_TRAMP_LOC_NONE, sizeof(en[i].m.loc));
+			en[i].m.reason = BTF_TRAMP_UNRESOLVED;
+		} else if (btfids_fmodel_compute(btf, tg->id, a, &en[i].m)) {
+			en[i].m.reason = BTF_TRAMP_ARG_UNSUPPORTED;
+		}
+		if (en[i].m.reason != BTF_TRAMP_OK)
+			btfids_warn(r, "trampoline set %s: %s (id %u) cannot attach on %s: %s",
+				    set, tg->name, tg->id, a->name,
+				    btfids_fmodel_reason_str(en[i].m.reason));
+		else if (en[i].m.nr_slots > max_slots)
+			max_slots = en[i].m.nr_slots;
+	}
+	qsort(en, n, sizeof(*en), cmp_entry);
+	memset(p, 0, BTF_TRAMP_HDR_SIZE);
+	btfids_put32(p, BTF_TRAMP_MAGIC, be);
+	put16(p + 4, BTF_TRAMP_VERSION, be);
+	put16(p + 6, e->machine, be);
+	btfids_put32(p + 8, n, be);
+	put16(p + 12, BTF_TRAMP_ENTRY_SIZE, be);
+	put16(p + 14, max_slots, be);
+	btfids_put32(p + 16, crc, be);
+	for (i = 0; i < n; i++)
+		put_entry(p + BTF_TRAMP_HDR_SIZE + i * BTF_TRAMP_ENTRY_SIZE, &en[i], be);
+	free(en);
+	t->nr_tables++;
+	return 0;
+}
+
+int btfids_tramp_fill(const struct btfids_elf *e, const struct btfids_syms *s,
+		      const struct btf *btf, struct btfids_tramp *t,
+		      struct btfids_report *r)
+{
+	struct btfids_target_arch a;
+	size_t i, ndx;
+	uint32_t crc, size;
+	const void *raw;
+	int err;
+
+	memset(t, 0, sizeof(*t));
+	err = find_section(e, &t->sec, r);
+	if (err || !t->sec.index || !e->symtab_index)
+		return err;
+	t->buf = malloc(t->sec.size ? t->sec.size : 1);
+	if (!t->buf)
+		return -ENOMEM;
+	memcpy(t->buf, t->sec.data, t->sec.size);
+	btfids_arch_from_elf(e->machine, e->elf_class, &a);
+	/* the bytes the consumer can checksum: the image's own .BTF */
+	if (e->btf.size) {
+		crc = crc32(0, e->btf.data, e->btf.size);
+	} else {
+		raw = btf__raw_data(btf, &size);
+		crc = raw ? crc32(0, raw, size) : 0;
+	}
+	for (i = 1; i < e->nr_syms; i++) {
+		uint64_t off, n;
+		const char *name;
+		GElf_Sym sym;
+
+		if (btfids_elf_sym(e, i, &sym, &ndx, &name) || ndx != t->sec.index ||
+		    strncmp(name, PFX_TABLE, strlen(PFX_TABLE)))
+			continue;
+		if (!sec_off(e, &t->sec, sym.st_value, &off) || off % 4 ||
+		    sym.st_size < BTF_TRAMP_HDR_SIZE ||
+		    (sym.st_size - BTF_TRAMP_HDR_SIZE) % BTF_TRAMP_ENTRY_SIZE ||
+		    off > t->sec.size || sym.st_size > t->sec.size - off) {
+			btfids_err(r, e->path, "%s: misaligned, outside %s or not a whole table (size %llu)",
+				   name, SEC_TRAMP, (unsigned long long)sym.st_size);
+			return -EINVAL;
+		}
+		n = (sym.st_size - BTF_TRAMP_HDR_SIZE) / BTF_TRAMP_ENTRY_SIZE;
+		err = fill_one(e, s, btf, &a, crc, name + strlen(PFX_TABLE), off, n, t, r);
+		if (err)
+			return err;
+	}
+	btfids_dbg(r, 1, "%s: %zu trampoline table(s) for %s\n", e->path, t->nr_tables, a.name);
+	return 0;
+}
+
+int btfids_tramp_write(const struct btfids_elf *e, const struct btfids_tramp *t,
+		       struct btfids_report *r)
+{
+	uint64_t done = 0;
+
+	if (!t->buf || !t->nr_tables || !memcmp(t->buf, t->sec.data, t->sec.size))
+		return 0;
+	while (done < t->sec.size) {
+		ssize_t n = pwrite(e->fd, t->buf + done, t->sec.size - done,
+				   t->sec.offset + done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			btfids_err(r, e->path, "cannot write %s: %s", SEC_TRAMP,
+				   n < 0 ? strerror(errno) : "short write");
+			return n < 0 ? -errno : -EIO;
+		}
+		done += n;
+	}
+	return 0;
+}
+
+void btfids_tramp_free(struct btfids_tramp *t)
+{
+	free(t->buf);
+	t->buf = NULL;
+}
+
+static uint16_t get16(const unsigned char *p, bool be)
+{
+	return be ? (p[0] << 8 | p[1]) : (p[1] << 8 | p[0]);
+}
+
+/* One stored entry back to a model, from its bytes only. */
+static uint32_t get_entry(const unsigned char *p, bool be, struct btfids_fmodel *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->ret_size = p[4];
+	m->ret_flags = p[5];
+	m->nr_args = p[6] > BTF_TRAMP_MAX_ARGS ? BTF_TRAMP_MAX_ARGS : p[6];
+	m->nr_slots = p[7];
+	memcpy(m->arg_size, p + 8, BTF_TRAMP_MAX_ARGS);
+	memcpy(m->arg_flags, p + 20, BTF_TRAMP_MAX_ARGS);
+	m->reason = p[32] ? BTF_TRAMP_OK : (p[33] ? p[33] : BTF_TRAMP_NR_REASONS);
+	m->distilled = p[34];
+	memcpy(m->loc, p + 36, sizeof(m->loc));
+	return btfids_get32(p, be);
+}
+
+/* The name of stored entry @id: from BTF, else (unresolved) the list's slot. */
+static const char *entry_name(const struct btf *btf, uint32_t id)
+{
+	const struct btf_type *t = btf && id ? btf__type_by_id(btf, id) : NULL;
+
+	return t ? btf__name_by_offset(btf, t->name_off) : NULL;
+}
+
+/* The func symbol of .BTF_ids slot @off, as its NAME; NULL if none. */
+static const char *slot_name(const struct btfids_elf *e, uint64_t off, char *buf,
+			     size_t len)
+{
+	const char *n, *end;
+	size_t i, ndx;
+	uint64_t o;
+	GElf_Sym sym;
+
+	for (i = 1; i < e->nr_syms; i++) {
+		if (btfids_elf_sym(e, i, &sym, &ndx, &n) || ndx != e->ids.index ||
+		    strncmp(n, "__BTF_ID__func__", 16) ||
+		    !btfids_elf_ids_offset(e, sym.st_value, &o) || o != off)
+			continue;
+		n += 16;
+		end = strrchr(n, '_');	/* NAME ends at the last "__" */
+		if (!end || end == n || end[-1] != '_')
+			return NULL;
+		snprintf(buf, len, "%.*s", (int)(end - 1 - n), n);
+		return buf;
+	}
+	return NULL;
+}
+
+/*
+ * The name of the @k-th unresolved (ID 0) entry of set @set (@n entries):
+ * the sort is stable, so it is the @k-th slot of the set's list that
+ * holds 0, named by its __BTF_ID__func__NAME__UNIQ symbol.
+ */
+static const char *unresolved_name(const struct btfids_elf *e, const char *set,
+				   uint32_t n, uint32_t k, char *buf, size_t len)
+{
+	char list[256];
+	uint64_t value, loff;
+	uint32_t j, seen = 0;
+
+	snprintf(list, sizeof(list), PFX_LIST "%s", set);
+	if (find_sym(e, list, e->ids.index, &value) ||
+	    !btfids_elf_ids_offset(e, value, &loff) || loff + 4ull * n > e->ids.size)
+		return "";
+	for (j = 0; j < n; j++) {
+		if (btfids_get32(e->ids.data + loff + 4 * j, btfids_elf_big_endian(e)))
+			continue;
+		if (seen++ == k)
+			return slot_name(e, loff + 4 * j, buf, len) ?: "";
+	}
+	return "";
+}
 
 int btfids_tramp_print(const char *path, FILE *out, struct btfids_report *r)
 {
-	(void)out;
-	btfids_err(r, path, "reading stored tables is not implemented yet");
-	return -ENOSYS;
+	struct btfids_tramp t = {};
+	struct btfids_elf e;
+	struct btf *btf = NULL;
+	size_t i, ndx;
+	bool be;
+	int err;
+
+	err = btfids_elf_open(&e, path, false, r);
+	if (err)
+		return err;
+	err = find_section(&e, &t.sec, r);
+	if (err || !t.sec.index || !e.symtab_index)
+		goto out;
+	be = btfids_elf_big_endian(&e);
+	btf = btf__parse(path, NULL);
+	for (i = 1; i < e.nr_syms; i++) {
+		const unsigned char *p;
+		uint32_t n, k, unres = 0;
+		char buf[256];
+		uint64_t off;
+		const char *name;
+		GElf_Sym sym;
+
+		if (btfids_elf_sym(&e, i, &sym, &ndx, &name) || ndx != t.sec.index ||
+		    strncmp(name, PFX_TABLE, strlen(PFX_TABLE)) ||
+		    !sec_off(&e, &t.sec, sym.st_value, &off) ||
+		    off + BTF_TRAMP_HDR_SIZE > t.sec.size)
+			continue;
+		p = t.sec.data + off;
+		if (btfids_get32(p, be) != BTF_TRAMP_MAGIC) {
+			btfids_err(r, path, "%s: table not filled (run btfids first)", name);
+			err = -EINVAL;
+			goto out;
+		}
+		n = btfids_get32(p + 8, be);
+		if (get16(p + 12, be) != BTF_TRAMP_ENTRY_SIZE ||
+		    off + BTF_TRAMP_TABLE_SIZE((uint64_t)n) > t.sec.size) {
+			btfids_err(r, path, "%s: bad entry size or count", name);
+			err = -EINVAL;
+			goto out;
+		}
+		for (k = 0; k < n; k++) {
+			struct btfids_fmodel m;
+			uint32_t id = get_entry(p + BTF_TRAMP_HDR_SIZE + k * BTF_TRAMP_ENTRY_SIZE,
+						be, &m);
+			const char *fn = entry_name(btf, id);
+
+			if (!fn)
+				fn = unresolved_name(&e, name + strlen(PFX_TABLE), n,
+						     unres++, buf, sizeof(buf));
+			btfids_models_print(out, fn, id, &m);
+		}
+	}
+	err = fflush(out) ? -EIO : 0;
+out:
+	btf__free(btf);
+	btfids_elf_close(&e);
+	return err;
 }
