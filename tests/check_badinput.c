@@ -7,7 +7,8 @@
  * setup) or from copies of the host's fixture module and image with one
  * header field rewritten (ELF64 little endian, edited raw here). Also: a
  * read-only file (-o still works), SHN_XINDEX symbols, and a file whose
- * .BTF_ids lies past 4 GiB in a sparse copy.
+ * .BTF_ids lies past 4 GiB in a sparse copy, and the same output under
+ * any locale, time zone, directory or path.
  */
 #include <elf.h>
 #include <fcntl.h>
@@ -519,6 +520,93 @@ START_TEST(t_above_4g)
 }
 END_TEST
 
+/*
+ * Same input, same output bytes and messages whatever the locale, time
+ * zone, working directory or path (one with spaces): nothing in btfids
+ * may depend on them.
+ */
+START_TEST(t_determinism)
+{
+	static const char *const envs[][2] = {
+		{ "C", "UTC" }, { "C.UTF-8", "Asia/Kathmandu" },
+		{ "tr_TR.UTF-8", "America/St_Johns" }, { "", "" },
+	};
+	char *bin = realpath(tl_btfids(), NULL), *src = realpath(image, NULL);
+	char *base = realpath(image, NULL), *mod = realpath(module, NULL);
+	unsigned char *ref = NULL, *refm = NULL;
+	size_t nref = 0, nrefm = 0;
+	char *ref_err = NULL;
+	unsigned int i;
+
+	ck_assert_ptr_nonnull(bin);
+	setenv("BTFIDS", bin, 1);
+	for (i = 0; i < sizeof(envs) / sizeof(envs[0]); i++) {
+		char dir[] = "/tmp/btfids det.XXXXXX", *img, *m, *err, *err2, *p;
+		unsigned char *out;
+		size_t n;
+
+		ck_assert_ptr_nonnull(mkdtemp(dir));
+		img = tl_path(dir, "vm linux");
+		m = tl_path(dir, "mod ule.ko");
+		p = tl_tmpcopy(src);
+		ck_assert_int_eq(rename(p, img), 0);
+		free(p);
+		p = tl_tmpcopy(mod);
+		ck_assert_int_eq(rename(p, m), 0);
+		free(p);
+		if (*envs[i][0]) {
+			setenv("LC_ALL", envs[i][0], 1);
+			setenv("TZ", envs[i][1], 1);
+		} else {
+			unsetenv("LC_ALL");
+			unsetenv("TZ");
+		}
+		ck_assert_int_eq(chdir(i % 2 ? dir : "/"), 0);
+		ck_assert_int_eq(TL_RUN(&err2, "-b", base, i % 2 ? "mod ule.ko" : m), 0);
+		ck_assert_int_eq(TL_RUN(&err, i % 2 ? "vm linux" : img), 0);
+		ck_assert_ptr_nonnull(err = realloc(err, strlen(err) + strlen(err2) + 1));
+		strcat(err, err2);
+		free(err2);
+		/* messages name no path for these warnings: they must be equal */
+		if (!ref_err)
+			ref_err = err;
+		else
+			ck_assert_str_eq(err, ref_err);
+		out = tl_slurp(img, &n);
+		if (!ref) {
+			ref = out;
+			nref = n;
+		} else {
+			ck_assert(n == nref && !memcmp(out, ref, n));
+			free(out);
+		}
+		out = tl_slurp(m, &n);
+		if (!refm) {
+			refm = out;
+			nrefm = n;
+		} else {
+			ck_assert(n == nrefm && !memcmp(out, refm, n));
+			free(out);
+		}
+		unlink(img);
+		unlink(m);
+		rmdir(dir);
+		if (err != ref_err)
+			free(err);
+		free(img);
+		free(m);
+	}
+	ck_assert_ptr_nonnull(strstr(ref_err, "unresolved symbol fx_mod_gone"));
+	free(ref);
+	free(refm);
+	free(ref_err);
+	free(bin);
+	free(src);
+	free(base);
+	free(mod);
+}
+END_TEST
+
 static Suite *badinput_suite(void)
 {
 	Suite *s = suite_create("badinput");
@@ -550,6 +638,7 @@ static Suite *badinput_suite(void)
 	tcase_add_test(tc, t_xindex_ok);
 	tcase_add_test(tc, t_xindex_bad);
 	tcase_add_test(tc, t_above_4g);
+	tcase_add_test(tc, t_determinism);
 	suite_add_tcase(s, tc);
 	return s;
 }
