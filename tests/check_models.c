@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include "testlib.h"
 #include "btfids/fmodel.h"
@@ -442,6 +443,44 @@ START_TEST(t_kernels)
 }
 END_TEST
 
+/*
+ * End to end (tests/fixtures/models/run.sh): the fixture declares sets
+ * over its own functions, btfids fills the tables, the program checks
+ * them at run time; natively and under qemu-user. Then `btfids models ELF`
+ * reads the stored table back.
+ */
+START_TEST(t_e2e)
+{
+	static const char *const triples[] = { "", "aarch64-linux-gnu", "s390x-linux-gnu",
+					       "riscv64-linux-gnu", "powerpc64le-linux-gnu" };
+	char cmd[1024], line[1024];
+	unsigned int i, n = 0, missing = 0;
+	FILE *p;
+	int rc;
+
+	for (i = 0; i < sizeof(triples) / sizeof(triples[0]); i++) {
+		snprintf(cmd, sizeof(cmd), "BTFIDS=%s tests/fixtures/models/run.sh %s/models/%s %s >/dev/null",
+			 tl_btfids(), tl_build_dir(), *triples[i] ? triples[i] : "native", triples[i]);
+		rc = system(cmd);
+		if (WIFEXITED(rc) && WEXITSTATUS(rc) == 77) {
+			printf("check_models: e2e %s skipped (no compiler or qemu)\n", triples[i]);
+			continue;
+		}
+		ck_assert_msg(WIFEXITED(rc) && !WEXITSTATUS(rc), "e2e %s failed", triples[i]);
+	}
+	snprintf(cmd, sizeof(cmd), "%s models %s/models/native/tramp", tl_btfids(), tl_build_dir());
+	p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	while (fgets(line, sizeof(line), p)) {
+		n++;
+		missing += !strcmp(line, "{\"name\":\"fx_m_missing\",\"id\":0,\"attachable\":false,\"reason\":\"unresolved\"}\n");
+	}
+	ck_assert_int_eq(pclose(p), 0);
+	ck_assert_int_eq(n, 7);		/* 4 + 3 functions in two sets */
+	ck_assert_int_eq(missing, 1);
+}
+END_TEST
+
 static Suite *models_suite(void)
 {
 	Suite *s = suite_create("models");
@@ -458,8 +497,9 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_verb);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("kernels");
-	tcase_set_timeout(tc, 60);
+	tcase_set_timeout(tc, 240);
 	tcase_add_test(tc, t_kernels);
+	tcase_add_test(tc, t_e2e);
 	suite_add_tcase(s, tc);
 	return s;
 }

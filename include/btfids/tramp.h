@@ -131,7 +131,10 @@ struct btf_tramp_entry {
 
 /*
  * BTF_TRAMP_SET_START(name): opens the list __BTF_TRAMP_IDS__name in
- * .BTF_ids. BTF_TRAMP_ID(func, f, name): one BTF_ID(func, f) slot in it.
+ * .BTF_ids (a global label, like BTF_ID_LIST_GLOBAL: a local one is
+ * reached through section+addend GOT relocations that arm64 ld gets
+ * wrong). C may read the resolved IDs as
+ * `extern const u32 __BTF_TRAMP_IDS__name[];`. BTF_TRAMP_ID(func, f, name): one BTF_ID(func, f) slot in it.
  * BTF_TRAMP_SET_END(name): reserves BTF_TRAMP_TABLE_SIZE(n) zero bytes in
  * .BTF_tramp as the object __BTF_TRAMP__name, n = the list's slots, and
  * declares `extern const struct btf_tramp_hdr name;`-style access through
@@ -140,6 +143,7 @@ struct btf_tramp_entry {
 #define BTF_TRAMP_SET_START(name)					\
 asm(".pushsection .BTF_ids,\"a\"\n"					\
     ".balign 4\n"							\
+    ".globl __BTF_TRAMP_IDS__" #name "\n"				\
     "__BTF_TRAMP_IDS__" #name ":\n"					\
     ".popsection\n");
 
