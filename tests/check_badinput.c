@@ -371,6 +371,28 @@ START_TEST(t_btf_bad)
 }
 END_TEST
 
+/* The module's split type 1 (a PTR, module.btf at byte 60) points far past the last ID. */
+START_TEST(t_btf_type_range)
+{
+	char *path = copy_of(fix, "module.o");
+	struct btf *btf = tl_btf(module, image), *base = tl_btf(image, NULL);
+	uint32_t bad_ref = 0x7fffffff;
+	const struct btf_type *t;
+	char want[96];
+	Elf64_Shdr sh;
+
+	t = btf__type_by_id(btf, btf__type_cnt(base) + 1);
+	ck_assert(btf_is_ptr(t));
+	raw_shdr(path, ".BTF", &sh);
+	raw_write(path, sh.sh_offset + 60 + offsetof(struct btf_type, type), &bad_ref, 4);
+	snprintf(want, sizeof(want), "split BTF does not fit its base BTF: type ID %u ",
+		 btf__type_cnt(base) + 1);
+	expect_fail(path, want);
+	btf__free(btf);
+	btf__free(base);
+}
+END_TEST
+
 START_TEST(t_base_mismatch)
 {
 	const char *sys = "/sys/kernel/btf/vmlinux";
@@ -632,6 +654,7 @@ static Suite *badinput_suite(void)
 	tcase_add_test(tc, t_unknown_kind);
 	tcase_add_test(tc, t_malformed_names);
 	tcase_add_test(tc, t_btf_bad);
+	tcase_add_test(tc, t_btf_type_range);
 	tcase_add_test(tc, t_base_mismatch);
 	tcase_add_test(tc, t_split_without_base);
 	tcase_add_test(tc, t_read_only);
