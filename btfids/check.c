@@ -451,9 +451,9 @@ static void file_line_text(struct check_opts *o, const struct checked *c)
 		return;
 	}
 	if (!c->f.n) {
-		fprintf(out, "%s: ok: %zu name%s in %zu slot%s and %zu set%s, all resolve%s\n",
-			c->path, c->s.nr_targets, plural(c->s.nr_targets),
-			c->s.nr_slots, plural(c->s.nr_slots), c->s.nr_sets,
+		fprintf(out, "%s: ok: %zu slot%s for %zu name%s, %zu set%s; all resolve%s\n",
+			c->path, c->s.nr_slots, plural(c->s.nr_slots),
+			c->s.nr_targets, plural(c->s.nr_targets), c->s.nr_sets,
 			plural(c->s.nr_sets), o->verify ? ", stored IDs up to date" : "");
 		return;
 	}
