@@ -55,6 +55,17 @@ struct btf_id_set8 {
 
 #define BTF_IDS_SECTION		".BTF_ids"
 
+/*
+ * The labels are local symbols of the object: tell the compiler so, or a
+ * position-independent build (gcc's default on most distributions) reads
+ * them through a GOT entry that arm64 and mips resolve to the wrong word.
+ */
+#ifdef __KERNEL__
+#define __btf_ids_local
+#else
+#define __btf_ids_local	__attribute__((visibility("hidden")))
+#endif
+
 #define ___btfids_stringify(x...)	#x
 #define __btfids_stringify(x...)	___btfids_stringify(x)
 #define ___btfids_paste(a, b)		a##b
@@ -97,7 +108,7 @@ struct btf_id_set8 {
 /* A label for the slots that follow: extern u32 name[]. */
 #define BTF_ID_LIST(name)		\
 	__BTF_ID_LIST(name, local)	\
-	extern btf_ids_u32 name[];
+	extern btf_ids_u32 name[] __btf_ids_local;
 
 /* The same, visible to other objects. */
 #define BTF_ID_LIST_GLOBAL(name, n)	\
@@ -138,7 +149,7 @@ struct btf_id_set8 {
 	asm(".pushsection " BTF_IDS_SECTION ",\"a\";\n"			\
 	    ".size __BTF_ID__set__" #name ", .-" #name "\n"		\
 	    ".popsection;\n");						\
-	extern struct btf_id_set name;
+	extern struct btf_id_set name __btf_ids_local;
 
 #define __BTF_SET8_START(name, scope, flags)				\
 	__BTF_ID_LIST(name, local)					\
@@ -156,7 +167,7 @@ struct btf_id_set8 {
 	asm(".pushsection " BTF_IDS_SECTION ",\"a\";\n"			\
 	    ".size __BTF_ID__set8__" #name ", .-" #name "\n"		\
 	    ".popsection;\n");						\
-	extern struct btf_id_set8 name;
+	extern struct btf_id_set8 name __btf_ids_local;
 
 /* A set8 of kfuncs: header flags BTF_SET8_KFUNCS. */
 #define BTF_KFUNCS_START(name)	__BTF_SET8_START(name, local, BTF_SET8_KFUNCS)
