@@ -35,12 +35,16 @@ struct build {
 	size_t cap_groups;
 };
 
-/* Linker-made bounds and section symbols are not list labels. */
+/*
+ * Linker-made bounds, section symbols and the ARM/AArch64 mapping symbols
+ * ($d, $x: ELF for the Arm Architecture, "Mapping symbols") are not list
+ * labels.
+ */
 static bool is_label(const GElf_Sym *st, const char *name)
 {
 	int type = GELF_ST_TYPE(st->st_info);
 
-	return *name && type != STT_SECTION && type != STT_FILE &&
+	return *name && *name != '$' && type != STT_SECTION && type != STT_FILE &&
 	       strncmp(name, BTF_ID_PREFIX, strlen(BTF_ID_PREFIX)) &&
 	       strncmp(name, "__start_", 8) && strncmp(name, "__stop_", 7);
 }

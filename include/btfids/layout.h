@@ -9,7 +9,8 @@
  *              and the entries
  *   list       a BTF_ID_LIST label: a symbol in .BTF_ids that is not a
  *              __BTF_ID__ symbol (nor the linker's __start_ / __stop_
- *              bounds), outside every set; it runs to the next group or
+ *              bounds, nor an Arm mapping symbol such as $d), outside
+ *              every set; it runs to the next group or
  *              the end of the section. Words before the first label form a
  *              list with an empty name.
  * A slot belongs to the set whose range holds it, otherwise to the nearest
