@@ -45,9 +45,9 @@ clean: tests-clean
 # make sanitize: btfids and every Check suite built with ASan+UBSan under
 # tests/build/san, then the whole make check run against them.
 SAN_DIR	  := tests/build/san
-SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+SAN_FLAGS := -fno-omit-frame-pointer -fsanitize=address,undefined \
 	     -fno-sanitize-recover=all
-SAN_CFLAGS := $(filter-out -O2,$(CFLAGS)) $(SAN_FLAGS)
+SAN_CFLAGS := $(CFLAGS) $(SAN_FLAGS)
 SAN_OBJS  := $(LIB_SRCS:btfids/%.c=$(SAN_DIR)/%.o)
 SAN_TESTS := $(TEST_SRCS:tests/%.c=$(SAN_DIR)/%)
 
@@ -66,7 +66,8 @@ $(SAN_DIR)/check_%: tests/check_%.c tests/testlib.c tests/testlib.h $(SAN_DIR)/l
 
 sanitize: $(SAN_DIR)/btfids $(SAN_TESTS) fixtures
 	BTFIDS=$(SAN_DIR)/btfids UBSAN_OPTIONS=print_stacktrace=1 \
-	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 tests/run $(SAN_TESTS)
+	ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/fuzz/lsan.supp \
+	tests/run $(SAN_TESTS)
 
 # make fuzz: libFuzzer (clang) over the whole pipeline, FUZZ_SECONDS long,
 # seeded with the built fixtures; crashes land in tests/build/fuzz.
