@@ -748,6 +748,8 @@ START_TEST(t_real_rename)
 	snprintf(renamed, sizeof(renamed), "%s", p.name);
 	renamed[len - 1] = renamed[len - 1] == 'q' ? 'z' : 'q';
 	ck_assert_int_lt(btf__find_by_name_kind(btf, renamed, BTF_KIND_FUNC), 0);
+	printf("check_check: renaming func %s (list %s) to %s in a copy of %s\n",
+	       p.name, p.label, renamed, v);
 	off = btf_name_file_off(v, btf, p.id);
 	copy = tl_tmpcopy(v);
 	fd = open(copy, O_WRONLY);
