@@ -120,24 +120,30 @@ static unsigned int min3(unsigned int a, unsigned int b, unsigned int c)
 
 /*
  * Optimal string alignment distance of @a and @b, or @max + 1 as soon as
- * it is certain to exceed @max (every cell of a row above it).
+ * it is certain to exceed @max. Only the band |i - j| <= @max of the
+ * table can hold values up to @max, so only the band is computed (cells
+ * beside it count as @max + 1), and a row without a cell up to @max ends
+ * the search.
  */
 static unsigned int osa_distance(const char *a, size_t la, const char *b, size_t lb,
 				 unsigned int max)
 {
-	unsigned int rows[3][MAX_NAME + 1];
+	unsigned int rows[3][MAX_NAME + 2];
 	unsigned int *p2 = rows[0], *p = rows[1], *c = rows[2], *t;
 	size_t i, j;
 
-	if (la > MAX_NAME || lb > MAX_NAME)
+	if (la > MAX_NAME || lb > MAX_NAME || (la > lb ? la - lb : lb - la) > max)
 		return max + 1;
-	for (j = 0; j <= lb; j++)
-		p[j] = j;
+	for (j = 0; j <= lb + 1; j++)
+		p[j] = j <= max ? j : max + 1;
 	for (i = 1; i <= la; i++) {
-		unsigned int row_min;
+		size_t lo = i > max ? i - max : 1, hi = i + max < lb ? i + max : lb;
+		unsigned int row_min = max + 1;
 
-		c[0] = row_min = i;
-		for (j = 1; j <= lb; j++) {
+		c[0] = i <= max ? i : max + 1;
+		c[lo - 1] = lo > 1 ? max + 1 : c[0];
+		row_min = c[lo - 1];
+		for (j = lo; j <= hi; j++) {
 			unsigned int v = min3(p[j] + 1, c[j - 1] + 1,
 					      p[j - 1] + (a[i - 1] != b[j - 1]));
 
@@ -148,6 +154,7 @@ static unsigned int osa_distance(const char *a, size_t la, const char *b, size_t
 			if (v < row_min)
 				row_min = v;
 		}
+		c[hi + 1] = max + 1;
 		if (row_min > max)
 			return max + 1;
 		t = p2;
@@ -155,7 +162,7 @@ static unsigned int osa_distance(const char *a, size_t la, const char *b, size_t
 		p = c;
 		c = t;
 	}
-	return p[lb];
+	return p[lb] <= max ? p[lb] : max + 1;
 }
 
 static unsigned int max_edits(size_t len)
