@@ -475,7 +475,7 @@ static int check_stale(const struct ctx *c)
 	err = stale_lists(c, &a);
 	if (!err)
 		err = stale_sets(c, &a);
-	if (!err)
+	if (!err && a.n)
 		qsort(a.v, a.n, sizeof(*a.v), cmp_stale);
 	for (i = 0; i < a.n && !err; i = k) {
 		for (k = i + 1; k < a.n && a.v[k].target == a.v[i].target; k++)

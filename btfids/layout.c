@@ -381,12 +381,14 @@ static int build_groups(struct build *b)
 		err = add_lists(b);
 	if (err)
 		return err;
-	qsort(l->groups, l->nr_groups, sizeof(*l->groups), cmp_group);
+	if (l->nr_groups)
+		qsort(l->groups, l->nr_groups, sizeof(*l->groups), cmp_group);
 	end_lists(b);
 	err = add_gap_lists(b);
 	if (err)
 		return err;
-	qsort(l->groups, l->nr_groups, sizeof(*l->groups), cmp_group);
+	if (l->nr_groups)
+		qsort(l->groups, l->nr_groups, sizeof(*l->groups), cmp_group);
 	return 0;
 }
 
