@@ -192,20 +192,19 @@ static void headline(FILE *m, const struct checked *c, const struct btfids_findi
 	}
 }
 
-/* Where it is listed, for the findings whose headline does not say. */
-static bool where(FILE *m, const struct checked *c, const struct btfids_finding *f)
+/* Where it is listed, for the findings whose headline does not say; else nothing. */
+static void where(FILE *m, const struct checked *c, const struct btfids_finding *f)
 {
 	size_t i;
 
 	if (f->type == BTFIDS_F_FLAGS || f->type == BTFIDS_F_DUPLICATE || !f->nr_refs ||
 	    (f->type == BTFIDS_F_STALE && f->stale != BTFIDS_STALE_ID))
-		return false;
+		return;
 	fputs("listed in ", m);
 	for (i = 0; i < f->nr_refs; i++) {
 		fputs(i ? ", " : "", m);
 		put_group(m, &c->l.groups[f->refs[i]]);
 	}
-	return true;
 }
 
 static void hint_unresolved(FILE *m, const struct btfids_finding *f)
@@ -230,8 +229,9 @@ static void hint_unresolved(FILE *m, const struct btfids_finding *f)
 }
 
 /* What to do about it. */
-static void hint(FILE *m, const struct btfids_finding *f)
+static void hint(FILE *m, const struct checked *c, const struct btfids_finding *f)
 {
+	(void)c;
 	switch (f->type) {
 	case BTFIDS_F_UNRESOLVED:
 		hint_unresolved(m, f);
@@ -253,33 +253,36 @@ static void hint(FILE *m, const struct btfids_finding *f)
 	}
 }
 
-/* Run one of the writers above into a malloc'd string. */
-#define MESSAGE(out, call) do {						\
-	size_t len_;							\
-	FILE *m_ = open_memstream(&(out), &len_);			\
-									\
-	if (m_) {							\
-		call;							\
-		fclose(m_);						\
-	}								\
-} while (0)
+typedef void (*writer_fn)(FILE *m, const struct checked *c, const struct btfids_finding *f);
 
+/* What one of the writers above writes, as a malloc'd string; NULL if empty. */
+static char *render(writer_fn fn, const struct checked *c, const struct btfids_finding *f)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return NULL;
+	fn(m, c, f);
+	fclose(m);
+	if (buf && !*buf) {
+		free(buf);
+		buf = NULL;
+	}
+	return buf;
+}
+
+/* The three lines every format prints: what, where, what to do. */
 struct texts {
 	char *headline, *where, *hint;
 };
 
 static void texts_make(struct texts *t, const struct checked *c, const struct btfids_finding *f)
 {
-	bool any = false;
-
-	memset(t, 0, sizeof(*t));
-	MESSAGE(t->headline, headline(m_, c, f));
-	MESSAGE(t->where, any = where(m_, c, f));
-	MESSAGE(t->hint, hint(m_, f));
-	if (!any) {
-		free(t->where);
-		t->where = NULL;
-	}
+	t->headline = render(headline, c, f);
+	t->where = render(where, c, f);
+	t->hint = render(hint, c, f);
 }
 
 static void texts_free(struct texts *t)
