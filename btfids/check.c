@@ -351,7 +351,13 @@ static void json_suggestions(struct btfids_json *j, const struct btfids_finding 
 {
 	size_t i;
 
+	/* the schema: names, best first; details alongside */
 	btfids_json_name(j, "suggestions");
+	btfids_json_start_array(j);
+	for (i = 0; i < f->nr_sugg; i++)
+		btfids_json_string(j, f->sugg[i].name);
+	btfids_json_end_array(j);
+	btfids_json_name(j, "suggestion_details");
 	btfids_json_start_array(j);
 	for (i = 0; i < f->nr_sugg; i++) {
 		btfids_json_start_object(j);

@@ -30,7 +30,8 @@ def finding(f):
     for k in FINDING_KEYS:
         assert k in f, 'finding without ' + k
     assert f['severity'] in ('error', 'warning')
-    sugg = ','.join(s['kind'] + ':' + s['name'] for s in f['suggestions'])
+    assert f['suggestions'] == [s['name'] for s in f['suggestion_details']]
+    sugg = ','.join(s['kind'] + ':' + s['name'] for s in f['suggestion_details'])
     line = 'F %s %s %s sets=%s sugg=%s ids=%s' % (
         f['type'], f['kind'], f['name'], ','.join(f['sets']), sugg, nums(f['ids']))
     if 'stored' in f:
