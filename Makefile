@@ -70,7 +70,8 @@ sanitize: $(SAN_DIR)/btfids $(SAN_TESTS) fixtures
 	tests/run $(SAN_TESTS)
 
 # make fuzz: libFuzzer (clang) over the whole pipeline, FUZZ_SECONDS long,
-# seeded with the built fixtures; crashes land in tests/build/fuzz.
+# seeded with the built fixtures and the bad objects of check_badinput;
+# crashes land in tests/build/fuzz.
 FUZZ_CC	     ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_DIR     := tests/build/fuzz
@@ -84,7 +85,9 @@ $(FUZZ_DIR)/fuzz_resolve: tests/fuzz/fuzz_resolve.c $(FUZZ_SRCS) $(HDRS)
 
 fuzz: $(FUZZ_DIR)/fuzz_resolve fixtures
 	@mkdir -p $(FUZZ_DIR)/corpus
-	for f in tests/build/fixtures/*/image tests/build/fixtures/*/module.o; do \
+	for f in tests/build/fixtures/*/image tests/build/fixtures/*/module.o \
+		 tests/build/bad/*.o; do [ -f "$$f" ] || continue; \
+		[ $$(stat -c %s "$$f") -le 1048576 ] || continue; \
 		cp "$$f" "$(FUZZ_DIR)/corpus/$$(echo $$f | tr / _)"; done
 	$(FUZZ_DIR)/fuzz_resolve -max_total_time=$(FUZZ_SECONDS) -max_len=1048576 \
 		-rss_limit_mb=4096 -artifact_prefix=$(FUZZ_DIR)/ $(FUZZ_DIR)/corpus

@@ -9,11 +9,14 @@
  * $FUZZ_BASE: base BTF for ET_REL inputs (default: the x86-64 fixture image).
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+#include <bpf/libbpf.h>
 
 #include "btfids/elf.h"
 #include "btfids/lookup.h"
@@ -23,10 +26,17 @@
 static struct btfids_report rep;
 static struct btf *base;
 
+static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level, (void)fmt, (void)ap;
+	return 0;
+}
+
 static void init(void)
 {
 	const char *b = getenv("FUZZ_BASE");
 
+	libbpf_set_print(quiet);
 	rep.out = fopen("/dev/null", "w");
 	if (!rep.out)
 		abort();
