@@ -253,6 +253,38 @@ START_TEST(t_phdrs)
 }
 END_TEST
 
+/* .BTF_ids itself: outside the file, NOBITS, twice; a section name without NUL. */
+START_TEST(t_ids_section)
+{
+	char *path = copy_of(fix, "module.o");
+	Elf64_Shdr ids, btf, strs;
+	uint64_t at = raw_shdr(path, ".BTF_ids", &ids);
+	uint64_t at_btf = raw_shdr(path, ".BTF", &btf);
+	char x = 'x';
+
+	switch (_i) {
+	case 0:
+		SET_FIELD(path, at, Elf64_Shdr, sh_offset, 1ULL << 40);
+		expect_fail(path, ".BTF_ids section (offset 0x10000000000, size 0x44) lies outside the file");
+		break;
+	case 1:
+		SET_FIELD(path, at, Elf64_Shdr, sh_type, SHT_NOBITS);
+		expect_fail(path, ".BTF_ids section has no plain bytes in the file (NOBITS)");
+		break;
+	case 2:
+		SET_FIELD(path, at_btf, Elf64_Shdr, sh_name, ids.sh_name);
+		expect_fail(path, "more than one .BTF_ids section");
+		break;
+	case 3:
+		raw_shdr(path, ".shstrtab", &strs);
+		raw_write(path, strs.sh_offset + strs.sh_size - 1, &x, 1);
+		SET_FIELD(path, at_btf, Elf64_Shdr, sh_name, strs.sh_size - 1);
+		expect_fail(path, "has no valid name (sh_name");
+		break;
+	}
+}
+END_TEST
+
 START_TEST(t_symtab_outside)
 {
 	char *path = copy_of(fix, "module.o");
@@ -642,6 +674,7 @@ static Suite *badinput_suite(void)
 	tcase_add_test(tc, t_shdrs_overlap);
 	tcase_add_test(tc, t_shentsize);
 	tcase_add_test(tc, t_phdrs);
+	tcase_add_loop_test(tc, t_ids_section, 0, 4);
 	tcase_add_test(tc, t_symtab_outside);
 	tcase_add_loop_test(tc, t_symtab_entsize, 0, 2);
 	tcase_add_test(tc, t_strtab_outside);
