@@ -9,7 +9,6 @@
  * the trampoline, since it is what reads the table.
  */
 #include <errno.h>
-#include <stdio.h>
 #include <string.h>
 #include <elf.h>
 
@@ -399,26 +398,43 @@ int btfids_fmodel_compute(const struct btf *btf, uint32_t id,
 	return err;
 }
 
-static int part_str(uint8_t b, char *buf, size_t len)
+/* Append "r:N" or "s:K" for location part @b at @p; returns the end. */
+static char *part_str(char *p, uint8_t b)
 {
-	return snprintf(buf, len, "%s:%u", b & BTF_TRAMP_LOC_STACK ? "s" : "r",
-			BTF_TRAMP_LOC_IDX(b));
+	unsigned int idx = BTF_TRAMP_LOC_IDX(b);
+
+	*p++ = b & BTF_TRAMP_LOC_STACK ? 's' : 'r';
+	*p++ = ':';
+	if (idx >= 10)
+		*p++ = '0' + idx / 10;
+	*p++ = '0' + idx % 10;
+	return p;
 }
 
+/*
+ * No snprintf: `btfids models --all` formats a location for every argument
+ * of every kernel function. The longest string, "ref:s:63+s:63", takes 14
+ * bytes with its NUL: a shorter @buf gets "".
+ */
 void btfids_fmodel_loc_str(const struct btfids_fmodel *m, unsigned int i, char *buf,
 			   size_t len)
 {
 	uint8_t p0 = m->loc[i][0], p1 = m->loc[i][1];
-	int n = 0;
+	char *p = buf;
 
-	buf[0] = 0;
-	if (p0 == BTF_TRAMP_LOC_NONE)
+	if (!len)
 		return;
-	if (p0 & BTF_TRAMP_LOC_REF)
-		n = snprintf(buf, len, "ref:");
-	n += part_str(p0 & ~BTF_TRAMP_LOC_REF, buf + n, len - n);
-	if (p1 != BTF_TRAMP_LOC_NONE && (size_t)n < len) {
-		n += snprintf(buf + n, len - n, "+");
-		part_str(p1, buf + n, len - n);
+	buf[0] = 0;
+	if (p0 == BTF_TRAMP_LOC_NONE || len < BTFIDS_FMODEL_LOC_LEN)
+		return;
+	if (p0 & BTF_TRAMP_LOC_REF) {
+		memcpy(p, "ref:", 4);
+		p += 4;
 	}
+	p = part_str(p, p0 & ~BTF_TRAMP_LOC_REF);
+	if (p1 != BTF_TRAMP_LOC_NONE) {
+		*p++ = '+';
+		p = part_str(p, p1);
+	}
+	*p = 0;
 }

@@ -9,10 +9,11 @@
  *       the trampoline tables stored in ELF's .BTF_tramp, read back from
  *       their bytes (not recomputed), each table in BTF ID order.
  *
- * One JSON object a line; the schema is fixed (README, "Trampoline
- * tables"): name, id, attachable, then reason when not attachable, then
- * the model (nr_args, ret_size, ret_flags, arg_size, arg_flags, slots)
- * when it was distilled, then loc when attachable.
+ * One JSON object a line, written by the one JSON writer (json.c); the
+ * schema is fixed (README, "Trampoline tables"): name, id, attachable,
+ * then reason when not attachable, then the model (nr_args, ret_size,
+ * ret_flags, arg_size, arg_flags, slots) when it was distilled, then loc
+ * when attachable.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,64 +25,41 @@
 
 #include "btfids.h"
 #include "btfids/fmodel.h"
+#include "btfids/json.h"
 #include "btfids/tramp_fill.h"
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
-static void json_u8s(FILE *f, const char *key, const uint8_t *v, unsigned int n)
-{
-	unsigned int i;
-
-	fprintf(f, ",\"%s\":[", key);
-	for (i = 0; i < n; i++)
-		fprintf(f, "%s%u", i ? "," : "", v[i]);
-	fputc(']', f);
-}
-
-void btfids_models_print(FILE *f, const char *name, uint32_t id,
+void btfids_models_print(struct btfids_json *j, const char *name, uint32_t id,
 			 const struct btfids_fmodel *m)
 {
 	bool ok = m->reason == BTF_TRAMP_OK;
 	unsigned int i;
-	char loc[32];
+	char loc[BTFIDS_FMODEL_LOC_LEN];
 
-	fputs("{\"name\":", f);
-	json_str(f, name);
-	fprintf(f, ",\"id\":%u,\"attachable\":%s", id, ok ? "true" : "false");
-	if (!ok) {
-		fputs(",\"reason\":", f);
-		json_str(f, btfids_fmodel_reason_str(m->reason));
-	}
+	btfids_json_start_object(j);
+	btfids_json_string_field(j, "name", name);
+	btfids_json_uint_field(j, "id", id);
+	btfids_json_bool_field(j, "attachable", ok);
+	if (!ok)
+		btfids_json_string_field(j, "reason", btfids_fmodel_reason_str(m->reason));
 	if (m->distilled) {
-		fprintf(f, ",\"nr_args\":%u,\"ret_size\":%u,\"ret_flags\":%u",
-			m->nr_args, m->ret_size, m->ret_flags);
-		json_u8s(f, "arg_size", m->arg_size, m->nr_args);
-		json_u8s(f, "arg_flags", m->arg_flags, m->nr_args);
-		fprintf(f, ",\"slots\":%u", m->nr_slots);
+		btfids_json_uint_field(j, "nr_args", m->nr_args);
+		btfids_json_uint_field(j, "ret_size", m->ret_size);
+		btfids_json_uint_field(j, "ret_flags", m->ret_flags);
+		btfids_json_u8_array_field(j, "arg_size", m->arg_size, m->nr_args);
+		btfids_json_u8_array_field(j, "arg_flags", m->arg_flags, m->nr_args);
+		btfids_json_uint_field(j, "slots", m->nr_slots);
 	}
 	if (ok) {
-		fputs(",\"loc\":[", f);
+		btfids_json_name(j, "loc");
+		btfids_json_start_array(j);
 		for (i = 0; i < m->nr_args; i++) {
 			btfids_fmodel_loc_str(m, i, loc, sizeof(loc));
-			fprintf(f, "%s\"%s\"", i ? "," : "", loc);
+			btfids_json_string(j, loc);
 		}
-		fputc(']', f);
+		btfids_json_end_array(j);
 	}
-	fputs("}\n", f);
+	btfids_json_end_object(j);
+	btfids_json_newline(j);
 }
 
 static void usage(FILE *f)
@@ -120,6 +98,7 @@ static int models_all(const char *path, const char *arch, const char *base_path,
 	struct btf *base = NULL, *btf;
 	uint32_t id, first = 1, n;
 	struct btfids_fmodel m;
+	struct btfids_json j;
 	int err;
 
 	if (is_elf(path)) {
@@ -152,6 +131,7 @@ static int models_all(const char *path, const char *arch, const char *base_path,
 		btf__free(base);
 		return err;
 	}
+	btfids_json_init(&j, stdout);
 	n = btf__type_cnt(btf);
 	for (id = first; id < n; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
@@ -163,7 +143,7 @@ static int models_all(const char *path, const char *arch, const char *base_path,
 			/* a FUNC whose type is not a FUNC_PROTO: malformed BTF */
 			m = (struct btfids_fmodel){ .reason = BTF_TRAMP_ARG_UNSUPPORTED };
 		}
-		btfids_models_print(stdout, btf__name_by_offset(btf, t->name_off), id, &m);
+		btfids_models_print(&j, btf__name_by_offset(btf, t->name_off), id, &m);
 	}
 	btf__free(btf);
 	btf__free(base);
@@ -212,6 +192,7 @@ int do_models(int argc, char **argv)
 		usage(stderr);
 		return BTFIDS_EXIT_USAGE;
 	}
+	btfids_json_buffer(stdout);	/* a line per kernel function: 7 MB */
 	if (all)
 		err = models_all(argv[optind], arch, base, &rep);
 	else

@@ -369,6 +369,7 @@ static const char *unresolved_name(const struct btfids_elf *e, const char *set,
 int btfids_tramp_print(const char *path, FILE *out, struct btfids_report *r)
 {
 	struct btfids_tramp t = {};
+	struct btfids_json j;
 	struct btfids_elf e;
 	struct btf *btf = NULL;
 	size_t i, ndx;
@@ -383,6 +384,7 @@ int btfids_tramp_print(const char *path, FILE *out, struct btfids_report *r)
 		goto out;
 	be = btfids_elf_big_endian(&e);
 	btf = btf__parse(path, NULL);
+	btfids_json_init(&j, out);
 	for (i = 1; i < e.nr_syms; i++) {
 		const unsigned char *p;
 		uint32_t n, k, unres = 0;
@@ -418,7 +420,7 @@ int btfids_tramp_print(const char *path, FILE *out, struct btfids_report *r)
 			if (!fn)
 				fn = unresolved_name(&e, name + strlen(PFX_TABLE), n,
 						     unres++, buf, sizeof(buf));
-			btfids_models_print(out, fn, id, &m);
+			btfids_models_print(&j, fn, id, &m);
 		}
 	}
 	err = fflush(out) ? -EIO : 0;

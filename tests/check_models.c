@@ -26,6 +26,8 @@
 
 #include "testlib.h"
 #include "btfids/fmodel.h"
+#include "btfids/json.h"
+#include "btfids/tramp_fill.h"
 
 /* expectation tables leave the fields a refusal does not check unset */
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -407,6 +409,119 @@ START_TEST(t_verb)
 }
 END_TEST
 
+/*
+ * The one JSON writer (json.c), which `models` shares with check and dump:
+ * integers without printf (0, one digit, 2^64 - 1), strings in runs with
+ * each escape of RFC 8259, commas placed by the writer; then one
+ * btfids_models_print() line written out by hand.
+ */
+START_TEST(t_json)
+{
+	static const uint32_t ids[] = { 0, 7, 4294967295u };
+	static const uint8_t u8s[] = { 16, 255 };
+	struct btfids_fmodel m = {};
+	struct btfids_json j;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	btfids_json_init(&j, f);
+	btfids_json_start_object(&j);
+	btfids_json_uint_field(&j, "zero", 0);
+	btfids_json_uint_field(&j, "nine", 9);
+	btfids_json_uint_field(&j, "ten", 10);
+	btfids_json_uint_field(&j, "max", UINT64_MAX);
+	btfids_json_string_field(&j, "esc", "a\"b\\c\nd\te\x01" "f\x7fg");
+	btfids_json_string_field(&j, "utf8", "caf\xc3\xa9 \xff\xc3 \xe2\x82\xac");
+	btfids_json_string_field(&j, "long", "a_name_well_past_the_short_run_limit");
+	btfids_json_string_field(&j, "null", NULL);
+	btfids_json_bool_field(&j, "t", true);
+	btfids_json_uint_array_field(&j, "ids", ids, 3);
+	btfids_json_u8_array_field(&j, "u8", u8s, 2);
+	btfids_json_u8_array_field(&j, "none", u8s, 0);
+	btfids_json_name(&j, "nest");
+	btfids_json_start_array(&j);
+	btfids_json_start_array(&j);
+	btfids_json_end_array(&j);
+	btfids_json_start_object(&j);
+	btfids_json_bool_field(&j, "f", false);
+	btfids_json_end_object(&j);
+	btfids_json_end_array(&j);
+	btfids_json_end_object(&j);
+	btfids_json_newline(&j);
+
+	/* int f(long, struct s16) on x86_64, written as the models verb does */
+	m.nr_args = 2;
+	m.ret_size = 4;
+	m.ret_flags = 2;
+	m.nr_slots = 3;
+	m.arg_size[0] = 8;
+	m.arg_size[1] = 16;
+	m.arg_flags[0] = 2;
+	m.arg_flags[1] = 1;
+	m.distilled = true;
+	memset(m.loc, BTF_TRAMP_LOC_NONE, sizeof(m.loc));
+	m.loc[0][0] = 0;
+	m.loc[1][0] = BTF_TRAMP_LOC_STACK | 0;
+	m.loc[1][1] = BTF_TRAMP_LOC_STACK | 11;
+	btfids_models_print(&j, "f", 4000000000u, &m);
+	m.reason = BTF_TRAMP_STRUCT_ON_STACK;
+	btfids_models_print(&j, "g", 1, &m);
+	m = (struct btfids_fmodel){ .reason = BTF_TRAMP_UNRESOLVED };
+	btfids_models_print(&j, "h", 0, &m);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_str_eq(buf,
+		"{\"zero\":0,\"nine\":9,\"ten\":10,\"max\":18446744073709551615,"
+		"\"esc\":\"a\\\"b\\\\c\\nd\\te\\u0001f\\u007fg\","
+		"\"utf8\":\"caf\xc3\xa9 \\ufffd\\ufffd \xe2\x82\xac\","
+		"\"long\":\"a_name_well_past_the_short_run_limit\",\"null\":null,\"t\":true,"
+		"\"ids\":[0,7,4294967295],\"u8\":[16,255],\"none\":[],"
+		"\"nest\":[[],{\"f\":false}]}\n"
+		"{\"name\":\"f\",\"id\":4000000000,\"attachable\":true,\"nr_args\":2,"
+		"\"ret_size\":4,\"ret_flags\":2,\"arg_size\":[8,16],\"arg_flags\":[2,1],"
+		"\"slots\":3,\"loc\":[\"r:0\",\"s:0+s:11\"]}\n"
+		"{\"name\":\"g\",\"id\":1,\"attachable\":false,\"reason\":\"struct-on-stack\","
+		"\"nr_args\":2,\"ret_size\":4,\"ret_flags\":2,\"arg_size\":[8,16],"
+		"\"arg_flags\":[2,1],\"slots\":3}\n"
+		"{\"name\":\"h\",\"id\":0,\"attachable\":false,\"reason\":\"unresolved\"}\n");
+	free(buf);
+
+	/*
+	 * Staging: a string longer than the writer's buffer, many values
+	 * across its end, and the caller writing to the stream between two
+	 * top-level values (order kept).
+	 */
+	{
+		static char big[3 * BTFIDS_JSON_BUF];
+		size_t i;
+
+		memset(big, 'x', sizeof(big) - 1);
+		f = open_memstream(&buf, &len);
+		ck_assert_ptr_nonnull(f);
+		btfids_json_init(&j, f);
+		btfids_json_start_array(&j);
+		for (i = 0; i < BTFIDS_JSON_BUF; i++)
+			btfids_json_uint(&j, i % 10);
+		btfids_json_string(&j, big);
+		btfids_json_end_array(&j);
+		fputs(" raw ", f);
+		btfids_json_newline(&j);
+		btfids_json_uint(&j, 42);
+		fputs(" raw2", f);
+		ck_assert_int_eq(fclose(f), 0);
+		/* [ + "d," x BUF + "big" + ] + " raw " + \n + 42 + " raw2" */
+		ck_assert_uint_eq(len, 1 + 2 * BTFIDS_JSON_BUF + sizeof(big) + 1 + 1 + 5 + 1 + 2 + 5);
+		for (i = 0; i < BTFIDS_JSON_BUF; i++)
+			ck_assert_int_eq(buf[1 + 2 * i], '0' + i % 10);
+		ck_assert_int_eq(buf[2 * BTFIDS_JSON_BUF + 1], '"');
+		ck_assert_int_eq(buf[2 * BTFIDS_JSON_BUF + 1 + sizeof(big)], '"');
+		ck_assert_str_eq(buf + len - 15, "\"] raw \n42 raw2");
+		free(buf);
+	}
+}
+END_TEST
+
 /* Real kernels, when fetched: one line per FUNC, no error. */
 START_TEST(t_kernels)
 {
@@ -495,6 +610,7 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_slots);
 	tcase_add_test(tc, t_arch);
 	tcase_add_test(tc, t_verb);
+	tcase_add_test(tc, t_json);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("kernels");
 	tcase_set_timeout(tc, 240);

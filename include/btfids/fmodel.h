@@ -78,7 +78,13 @@ int btfids_fmodel_compute(const struct btf *btf, uint32_t id,
 /* "too-many-args", ... as in `btfids models`; NULL for BTF_TRAMP_OK. */
 const char *btfids_fmodel_reason_str(unsigned int reason);
 
-/* Write "r:0", "r:1+s:0", "ref:r:3" for argument @i into @buf (>= 24 bytes). */
+/* Room for any location string, NUL included. */
+#define BTFIDS_FMODEL_LOC_LEN	16
+
+/*
+ * Write "r:0", "r:1+s:0", "ref:r:3" for argument @i into @buf; "" when the
+ * argument has no location or @len < BTFIDS_FMODEL_LOC_LEN.
+ */
 void btfids_fmodel_loc_str(const struct btfids_fmodel *m, unsigned int i, char *buf,
 			   size_t len);
 

@@ -16,6 +16,7 @@
 
 #include "btfids/elf.h"
 #include "btfids/fmodel.h"
+#include "btfids/json.h"
 #include "btfids/syms.h"
 
 struct btfids_tramp {
@@ -40,8 +41,8 @@ void btfids_tramp_free(struct btfids_tramp *t);
 
 /* `btfids models ELF`: print the stored tables as JSON Lines. */
 int btfids_tramp_print(const char *path, FILE *out, struct btfids_report *r);
-/* One JSON Lines object (models.c). */
-void btfids_models_print(FILE *f, const char *name, uint32_t id,
+/* One JSON Lines object, the model of function @name (BTF ID @id) (models.c). */
+void btfids_models_print(struct btfids_json *j, const char *name, uint32_t id,
 			 const struct btfids_fmodel *m);
 
 #endif /* _BTFIDS_TRAMP_FILL_H */
