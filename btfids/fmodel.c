@@ -3,10 +3,13 @@
  * fmodel.c - function models for BPF trampolines (see fmodel.h).
  *
  * Step 1 follows kernel/bpf/btf.c (v6.18): btf_distill_func_proto(),
- * __get_type_size(), __get_type_fmodel_flags(). Step 2 follows each arch's
- * arch_prepare_bpf_trampoline(); the function for each arch cites its
- * source. Where the psABI and the kernel's trampoline disagree we describe
- * the trampoline, since it is what reads the table.
+ * __get_type_size(), __get_type_fmodel_flags(), with unions as STRUCT_ARG
+ * and refused as a return (btf_type_is_struct(), "bpf: Allow union
+ * argument in trampoline based programs", v6.18). Step 2 follows each
+ * arch's arch_prepare_bpf_trampoline(); the function for each arch cites
+ * its source. Where the psABI and the kernel's trampoline disagree we
+ * describe the trampoline, since it is what reads the table; where the
+ * contract doc and the kernel disagree we follow the kernel and say so.
  */
 #include <errno.h>
 #include <string.h>
@@ -233,12 +236,18 @@ static bool is_struct(const struct btfids_fmodel *m, unsigned int i)
 }
 
 /*
- * x86_64: arch/x86/net/bpf_jit_comp.c, arch_prepare_bpf_trampoline()
- * refuses when nr_args plus the extra slots of struct args exceeds
- * MAX_BPF_FUNC_ARGS (a 16-byte int counts 1); save_args() puts an arg in
- * regs when all its slots fit in the 6 left (rdi rsi rdx rcx r8 r9), else
- * copies it whole from the stack, and later args may still use regs
- * (SysV psABI 3.2.3: an aggregate is all in regs or all in memory).
+ * Each arch below was checked against its v6.18-era JIT (table in
+ * README.md, "Trampoline tables"); the function named is the one whose
+ * refusals and loads the code follows.
+ *
+ * x86_64: arch/x86/net/bpf_jit_comp.c, __arch_prepare_bpf_trampoline():
+ * nr_regs = nr_args plus the extra 8-byte slots of STRUCT_ARG args (so a
+ * 16-byte int counts 1), refused when above MAX_BPF_FUNC_ARGS (12).
+ * save_args(): an arg whose slots all fit in the registers left (rdi rsi
+ * rdx rcx r8 r9) is in them, else it is copied whole from the caller's
+ * stack (slot after slot from rbp + 0x18), and later args may still use
+ * registers (SysV psABI 3.2.3: an aggregate is all in registers or all in
+ * memory).
  */
 static void place_x86_64(struct btfids_fmodel *m)
 {
@@ -263,11 +272,16 @@ static void place_x86_64(struct btfids_fmodel *m)
 }
 
 /*
- * arm64: arch/arm64/net/bpf_jit_comp.c, calc_arg_aux(): args fill x0..x7
- * in order until one does not fit; it and every later arg go on the stack,
- * and a struct on the stack is refused (its alignment is unknown). The
- * AAPCS64 even-register rule for 16-byte-aligned args is not applied by
- * the trampoline, so not here either.
+ * arm64: arch/arm64/net/bpf_jit_comp.c, calc_arg_aux() and save_args():
+ * args fill x0..x7 in order until one does not fit; it and every later
+ * arg are read from the stack, slot after slot from FP + 32. Nothing is
+ * refused: calc_arg_aux() refused a struct on the stack until commit
+ * dc704d0cfa43 ("bpf, arm64: remove structs on stack constraint", v6.17),
+ * which left the packed/aligned cases to pahole (such functions get no
+ * BTF). The contract doc still lists that refusal; we follow the kernel.
+ * AAPCS64 puts a 16-byte-aligned arg in an even register pair and aligns
+ * it on the stack; the trampoline does neither (nregs += slots), so
+ * neither do we.
  */
 static void place_arm64(struct btfids_fmodel *m)
 {
@@ -283,10 +297,6 @@ static void place_arm64(struct btfids_fmodel *m)
 			continue;
 		}
 		spilled = true;
-		if (is_struct(m, i)) {
-			m->reason = BTF_TRAMP_STRUCT_ON_STACK;
-			return;
-		}
 		for (j = 0; j < n; j++)
 			m->loc[i][j] = stk(s + j);
 		s += n;
@@ -295,12 +305,16 @@ static void place_arm64(struct btfids_fmodel *m)
 
 /*
  * riscv64: arch/riscv/net/bpf_jit_comp64.c, __arch_prepare_bpf_trampoline()
- * counts nr_arg_slots and treats the args as one run of 8-byte slots: the
- * first RV_MAX_REG_ARGS (8) in a0..a7 (store_args()), the rest on the
- * stack (restore_stack_args()); an arg may straddle.
+ * refuses only nr_args > MAX_BPF_FUNC_ARGS, counts nr_arg_slots and
+ * treats the args as one run of 8-byte slots: the first RV_MAX_REG_ARGS
+ * (8) in a0..a7 (store_args()), the rest from the caller's stack at
+ * FP + 16 on; an arg may straddle a7 and the stack.
  * powerpc64: arch/powerpc/net/bpf_jit_comp.c, __arch_prepare_bpf_trampoline()
- * does the same with r3..r10 and the caller's parameter save area, after
- * refusing more than MAX_BPF_FUNC_ARGS slots.
+ * counts nr_regs = nr_args plus the extra slots of every arg over 8 bytes
+ * (ints too), refuses more than MAX_BPF_FUNC_ARGS, and
+ * bpf_trampoline_save_args() reads slot i < 8 from r3 + i, later ones
+ * from the caller's parameter save area (doubleword i); ELFv2's
+ * quadword alignment is not applied, so not here either.
  */
 static void place_linear(struct btfids_fmodel *m, bool limit_slots)
 {
@@ -317,8 +331,12 @@ static void place_linear(struct btfids_fmodel *m, bool limit_slots)
 
 /*
  * loongarch64: arch/loongarch/net/bpf_jit.c, __arch_prepare_bpf_trampoline()
- * refuses more than LOONGARCH_MAX_REG_ARGS (8) args, then any struct arg;
- * save_args() reads one register per arg.
+ * refuses more than LOONGARCH_MAX_REG_ARGS (8) args, then any STRUCT_ARG
+ * arg; store_args() saves one register per arg (a 16-byte int included,
+ * whose second half the trampoline does not see). Struct and 9..12-arg
+ * support were RFC patches in 2025, not in v6.18. v6.18 also refused
+ * functions in module text (677e6123e3d2), a lockup workaround that
+ * 26138762d9a2 removed as a fix (in 6.18-stable): not modelled.
  */
 static void place_loongarch64(struct btfids_fmodel *m)
 {

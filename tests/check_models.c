@@ -9,7 +9,8 @@
  *    __get_type_size(), __get_type_fmodel_flags() (v6.18: unions are
  *    STRUCT_ARG; ENUMs are never SIGNED);
  *  - locations: SysV x86-64 psABI 3.2.3 + arch/x86/net/bpf_jit_comp.c
- *    save_args(); AAPCS64 + arch/arm64/net/bpf_jit_comp.c calc_arg_aux();
+ *    save_args(); AAPCS64 + arch/arm64/net/bpf_jit_comp.c calc_arg_aux()
+ *    (v6.18: structs on the stack allowed, no even-register pairs);
  *    RISC-V psABI + arch/riscv/net/bpf_jit_comp64.c store_args() and
  *    restore_stack_args(); ELFv2 + arch/powerpc/net/bpf_jit_comp.c
  *    __arch_prepare_bpf_trampoline(); s390x ELF ABI + arch/s390/net/
@@ -287,7 +288,14 @@ START_TEST(t_spill)
 
 	check(f7, "x86_64", &(struct exp){ "", 9, 0, 0, 10,
 		{ "r:0", "r:1", "r:2", "r:3", "r:4", "r:5", "s:0", "s:1+s:2", "s:3" } });
-	check(f7, "arm64", &(struct exp){ "struct-on-stack", 9, 0, 0, 10 });
+	/*
+	 * arm64 (v6.18): x7 is left, the struct needs 2 slots, so it and the
+	 * long after it are read from the stack and x7 stays unused
+	 * (arch/arm64/net/bpf_jit_comp.c calc_arg_aux(); the struct-on-stack
+	 * refusal went in dc704d0cfa43, v6.17)
+	 */
+	check(f7, "arm64", &(struct exp){ "", 9, 0, 0, 10,
+		{ "r:0", "r:1", "r:2", "r:3", "r:4", "r:5", "r:6", "s:0+s:1", "s:2" } });
 	/* riscv64/powerpc64: linear slots, the struct straddles a7 and the stack */
 	check(f7, "riscv64", &(struct exp){ "", 9, 0, 0, 10,
 		{ "r:0", "r:1", "r:2", "r:3", "r:4", "r:5", "r:6", "r:7+s:0", "s:1" } });
@@ -316,7 +324,10 @@ START_TEST(t_slots)
 		  "s:6+s:7" } });
 	check(fs, "powerpc64", &(struct exp){ "too-many-slots", 7, 0, 0, 14 });
 	check(fi, "powerpc64le", &(struct exp){ "too-many-slots", 7, 0, 0, 14 });
-	check(fs, "arm64", &(struct exp){ "struct-on-stack", 7, 0, 0, 14 });
+	/* arm64: four structs in x0..x7, three on the stack, no slot limit */
+	check(fs, "arm64", &(struct exp){ "", 7, 0, 0, 14,
+		{ "r:0+r:1", "r:2+r:3", "r:4+r:5", "r:6+r:7", "s:0+s:1", "s:2+s:3",
+		  "s:4+s:5" } });
 	check(fs, "riscv64", &(struct exp){ "", 7, 0, 0, 14,
 		{ "r:0+r:1", "r:2+r:3", "r:4+r:5", "r:6+r:7", "s:0+s:1", "s:2+s:3",
 		  "s:4+s:5" } });
@@ -324,6 +335,63 @@ START_TEST(t_slots)
 		{ "ref:r:0", "ref:r:1", "ref:r:2", "ref:r:3", "ref:r:4", "ref:s:0",
 		  "ref:s:1" } });
 	check(fs, "loongarch64", &(struct exp){ "struct-arg", 7, 0, 0, 14 });
+}
+END_TEST
+
+/*
+ * Rules checked against the v6.18-era JITs where btfids once differed
+ * or where the kernel departs from the psABI (models written by hand):
+ *  - arm64, arch/arm64/net/bpf_jit_comp.c calc_arg_aux() + save_args():
+ *    a struct or union on the stack is read like any arg since
+ *    dc704d0cfa43 ("bpf, arm64: remove structs on stack constraint",
+ *    v6.17), and a 16-byte int takes the next register, odd or even (no
+ *    AAPCS64 pair alignment: nregs += slots);
+ *  - powerpc64, arch/powerpc/net/bpf_jit_comp.c
+ *    __arch_prepare_bpf_trampoline(): nr_regs counts the extra slots of
+ *    every arg over 8 bytes, ints too, and refuses more than 12;
+ *  - x86_64, arch/x86/net/bpf_jit_comp.c __arch_prepare_bpf_trampoline():
+ *    only STRUCT_ARG args add slots to nr_regs (12 x __int128 attach);
+ *  - loongarch64, arch/loongarch/net/bpf_jit.c
+ *    __arch_prepare_bpf_trampoline(): > 8 args is checked before struct
+ *    args; a union is a struct arg (STRUCT_ARG since v6.18).
+ */
+START_TEST(t_kernel_rules)
+{
+	int L = t_long, I = t_i128;
+	/* void f(long x7, union u16, long) */
+	int u7 = FN("ustk", 0, L, L, L, L, L, L, L, t_u16, L);
+	/* void f(long, __int128, long): __int128 in x1+x2, not x2+x3 */
+	int odd = FN("odd", 0, L, I, L);
+	/* void f(struct s8 x9): 9 one-slot structs, 8 in x0..x7 */
+	int S = t_s8;
+	int s9 = FN("s8x9", 0, S, S, S, S, S, S, S, S, S);
+	/* void f(__int128 x6, long): 13 slots, 7 args */
+	int i13 = FN("i128x6", 0, I, I, I, I, I, I, L);
+	/* void f(union u8 x9) */
+	int u9 = FN("u8x9", 0, t_u8, t_u8, t_u8, t_u8, t_u8, t_u8, t_u8, t_u8, t_u8);
+
+	check(u7, "arm64", &(struct exp){ "", 9, 0, 0, 10,
+		{ "r:0", "r:1", "r:2", "r:3", "r:4", "r:5", "r:6", "s:0+s:1", "s:2" } });
+	check(odd, "arm64", &(struct exp){ "", 3, 0, 0, 4, { "r:0", "r:1+r:2", "r:3" } });
+	check(s9, "arm64", &(struct exp){ "", 9, 0, 0, 9,
+		{ "r:0", "r:1", "r:2", "r:3", "r:4", "r:5", "r:6", "r:7", "s:0" } });
+	/* x86_64: structs of one slot add nothing: 9 <= 12 */
+	check(s9, "x86_64", &(struct exp){ "", 9, 0, 0, 9,
+		{ "r:0", "r:1", "r:2", "r:3", "r:4", "r:5", "s:0", "s:1", "s:2" } });
+	/* powerpc64: 13 slots > 12 even with no struct; x86_64 counts 7 */
+	check(i13, "powerpc64", &(struct exp){ "too-many-slots", 7, 0, 0, 13 });
+	check(i13, "x86_64", &(struct exp){ "", 7, 0, 0, 13,
+		{ "r:0+r:1", "r:2+r:3", "r:4+r:5", "s:0+s:1", "s:2+s:3", "s:4+s:5",
+		  "s:6" } });
+	/* riscv64: no slot limit, a0..a7 then the stack */
+	check(i13, "riscv64", &(struct exp){ "", 7, 0, 0, 13,
+		{ "r:0+r:1", "r:2+r:3", "r:4+r:5", "r:6+r:7", "s:0+s:1", "s:2+s:3",
+		  "s:4" } });
+	/* loongarch64: 9 args is refused before looking at the unions */
+	check(u9, "loongarch64", &(struct exp){ "arch-too-many-args", 9, 0, 0, 9 });
+	check(FN("u1", 0, t_u8), "loongarch64", &(struct exp){ "struct-arg", 1, 0, 0, 1 });
+	check(u9, "arm64", &(struct exp){ "", 9, 0, 0, 9,
+		{ "r:0", "r:1", "r:2", "r:3", "r:4", "r:5", "r:6", "r:7", "s:0" } });
 }
 END_TEST
 
@@ -608,6 +676,7 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_aggregates);
 	tcase_add_test(tc, t_spill);
 	tcase_add_test(tc, t_slots);
+	tcase_add_test(tc, t_kernel_rules);
 	tcase_add_test(tc, t_arch);
 	tcase_add_test(tc, t_verb);
 	tcase_add_test(tc, t_json);
