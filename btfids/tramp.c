@@ -141,18 +141,73 @@ static void put_entry(unsigned char *p, const struct entry *en, bool be)
 	memcpy(p + 36, m->loc, sizeof(m->loc));
 }
 
+/*
+ * Header and entries of one table at @p: @en (sorted here by ID, set order
+ * kept for ties) in the target's byte order @be.
+ */
+static void put_table(unsigned char *p, struct entry *en, size_t n, uint16_t machine,
+		      uint32_t crc, bool be)
+{
+	unsigned int max_slots = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (en[i].m.reason == BTF_TRAMP_OK && en[i].m.nr_slots > max_slots)
+			max_slots = en[i].m.nr_slots;
+	qsort(en, n, sizeof(*en), cmp_entry);
+	memset(p, 0, BTF_TRAMP_HDR_SIZE);
+	btfids_put32(p, BTF_TRAMP_MAGIC, be);
+	put16(p + 4, BTF_TRAMP_VERSION, be);
+	put16(p + 6, machine, be);
+	btfids_put32(p + 8, n, be);
+	put16(p + 12, BTF_TRAMP_ENTRY_SIZE, be);
+	put16(p + 14, max_slots, be);
+	btfids_put32(p + 16, crc, be);
+	for (i = 0; i < n; i++)
+		put_entry(p + BTF_TRAMP_HDR_SIZE + i * BTF_TRAMP_ENTRY_SIZE, &en[i], be);
+}
+
+/* The model of BTF ID @id for @a: unresolved (0), not a FUNC, or computed. */
+static void entry_model(const struct btf *btf, uint32_t id,
+			const struct btfids_target_arch *a, struct btfids_fmodel *m)
+{
+	if (!id) {
+		memset(m, 0, sizeof(*m));
+		memset(m->loc, BTF_TRAMP_LOC_NONE, sizeof(m->loc));
+		m->reason = BTF_TRAMP_UNRESOLVED;
+	} else if (btfids_fmodel_compute(btf, id, a, m)) {
+		m->reason = BTF_TRAMP_ARG_UNSUPPORTED;
+	}
+}
+
+int btfids_tramp_build(const struct btf *btf, const struct btfids_target_arch *a,
+		       uint32_t btf_crc32, bool big_endian, const uint32_t *ids, size_t n,
+		       unsigned char *out)
+{
+	struct entry *en = calloc(n ? n : 1, sizeof(*en));
+	size_t i;
+
+	if (!en)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		en[i].id = ids[i];
+		en[i].order = i;
+		entry_model(btf, ids[i], a, &en[i].m);
+	}
+	put_table(out, en, n, a->machine, btf_crc32, big_endian);
+	free(en);
+	return 0;
+}
+
 /* Build one table: set @set, at @off in t->buf, @n entries. */
 static int fill_one(const struct btfids_elf *e, const struct btfids_syms *s,
 		    const struct btf *btf, const struct btfids_target_arch *a,
 		    uint32_t crc, const char *set, uint64_t off, size_t n,
 		    struct btfids_tramp *t, struct btfids_report *r)
 {
-	bool be = btfids_elf_big_endian(e);
-	unsigned char *p = t->buf + off;
 	char list[256];
 	uint64_t value, loff;
 	struct entry *en;
-	unsigned int max_slots = 0;
 	size_t i;
 
 	snprintf(list, sizeof(list), PFX_LIST "%s", set);
@@ -178,31 +233,13 @@ static int fill_one(const struct btfids_elf *e, const struct btfids_syms *s,
 		tg = &s->targets[sl->target];
 		en[i].id = tg->id;
 		en[i].order = i;
-		if (!tg->id) {
-			memset(&en[i].m, 0, sizeof(en[i].m));
-			memset(en[i].m.loc, BTF_TRAMP_LOC_NONE, sizeof(en[i].m.loc));
-			en[i].m.reason = BTF_TRAMP_UNRESOLVED;
-		} else if (btfids_fmodel_compute(btf, tg->id, a, &en[i].m)) {
-			en[i].m.reason = BTF_TRAMP_ARG_UNSUPPORTED;
-		}
+		entry_model(btf, tg->id, a, &en[i].m);
 		if (en[i].m.reason != BTF_TRAMP_OK)
 			btfids_warn(r, "trampoline set %s: %s (id %u) cannot attach on %s: %s",
 				    set, tg->name, tg->id, a->name,
 				    btfids_fmodel_reason_str(en[i].m.reason));
-		else if (en[i].m.nr_slots > max_slots)
-			max_slots = en[i].m.nr_slots;
 	}
-	qsort(en, n, sizeof(*en), cmp_entry);
-	memset(p, 0, BTF_TRAMP_HDR_SIZE);
-	btfids_put32(p, BTF_TRAMP_MAGIC, be);
-	put16(p + 4, BTF_TRAMP_VERSION, be);
-	put16(p + 6, e->machine, be);
-	btfids_put32(p + 8, n, be);
-	put16(p + 12, BTF_TRAMP_ENTRY_SIZE, be);
-	put16(p + 14, max_slots, be);
-	btfids_put32(p + 16, crc, be);
-	for (i = 0; i < n; i++)
-		put_entry(p + BTF_TRAMP_HDR_SIZE + i * BTF_TRAMP_ENTRY_SIZE, &en[i], be);
+	put_table(t->buf + off, en, n, e->machine, crc, btfids_elf_big_endian(e));
 	free(en);
 	t->nr_tables++;
 	return 0;

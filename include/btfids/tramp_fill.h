@@ -34,6 +34,15 @@ struct btfids_tramp {
 int btfids_tramp_fill(const struct btfids_elf *e, const struct btfids_syms *s,
 		      const struct btf *btf, struct btfids_tramp *t,
 		      struct btfids_report *r);
+/*
+ * One table in memory, the bytes resolve writes: the functions @ids (BTF
+ * FUNC IDs of @btf, 0 for unresolved; any order) for target @a, header
+ * crc @btf_crc32, in big- or little-endian order. @out must hold
+ * BTF_TRAMP_TABLE_SIZE(n) bytes. Returns 0 or -ENOMEM.
+ */
+int btfids_tramp_build(const struct btf *btf, const struct btfids_target_arch *a,
+		       uint32_t btf_crc32, bool big_endian, const uint32_t *ids, size_t n,
+		       unsigned char *out);
 /* Write t->buf over .BTF_tramp of the file open as @e (one pwrite). */
 int btfids_tramp_write(const struct btfids_elf *e, const struct btfids_tramp *t,
 		       struct btfids_report *r);
