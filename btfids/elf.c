@@ -10,10 +10,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <bpf/btf.h>
+
 #include "btfids/elf.h"
 
 #define SEC_IDS	".BTF_ids"
 #define SEC_BTF	".BTF"
+#define SEC_BTF_BASE	".BTF.base"
 
 /* [off, off + size) lies inside a file of file_size bytes (no overflow). */
 static bool in_file(uint64_t file_size, uint64_t off, uint64_t size)
@@ -145,6 +148,7 @@ static int take_symtab(struct btfids_elf *e, Elf_Scn *scn, const GElf_Shdr *sh,
 		       struct btfids_report *r)
 {
 	size_t entsize = gelf_fsize(e->elf, ELF_T_SYM, 1, EV_CURRENT);
+	Elf_Data *d;
 
 	if (e->symtab_index) {
 		btfids_err(r, e->path, "more than one symbol table");
@@ -165,9 +169,13 @@ static int take_symtab(struct btfids_elf *e, Elf_Scn *scn, const GElf_Shdr *sh,
 	e->symtab_index = elf_ndxscn(scn);
 	e->strtab_index = sh->sh_link;
 	e->nr_syms = sh->sh_size / entsize;
-	e->syms = elf_getdata(scn, NULL);
-	if (!e->syms)
+	e->sym_size = entsize;
+	if (!e->nr_syms)
+		return 0;
+	d = elf_rawdata(scn, NULL);
+	if (!d || d->d_size != sh->sh_size)
 		return elf_fail(e, r, "cannot read the symbol table");
+	e->syms = d->d_buf;
 	return 0;
 }
 
@@ -190,6 +198,7 @@ static int take_xndx(struct btfids_elf *e, struct btfids_report *r)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
+	Elf_Data *d;
 
 	while ((scn = elf_nextscn(e->elf, scn))) {
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB_SHNDX ||
@@ -201,9 +210,10 @@ static int take_xndx(struct btfids_elf *e, struct btfids_report *r)
 				   elf_ndxscn(scn));
 			return -EINVAL;
 		}
-		e->xndx = elf_getdata(scn, NULL);
-		if (!e->xndx)
+		d = elf_rawdata(scn, NULL);
+		if (!d || d->d_size != sh.sh_size)
 			return elf_fail(e, r, "cannot read SHT_SYMTAB_SHNDX");
+		e->xndx = d->d_buf;
 		return 0;
 	}
 	return 0;
@@ -299,6 +309,8 @@ static int scan_sections(struct btfids_elf *e, struct btfids_report *r)
 			err = take_bytes(e, scn, &sh, SEC_IDS, &e->ids, r);
 		else if (!strcmp(name, SEC_BTF))
 			err = take_bytes(e, scn, &sh, SEC_BTF, &e->btf, r);
+		else if (!strcmp(name, SEC_BTF_BASE))
+			err = take_bytes(e, scn, &sh, SEC_BTF_BASE, &e->btf_base, r);
 		if (err)
 			return err;
 	}
@@ -339,6 +351,8 @@ fail:
 
 void btfids_elf_close(struct btfids_elf *e)
 {
+	btf__free(e->distilled_base);
+	e->distilled_base = NULL;
 	if (e->elf)
 		elf_end(e->elf);
 	if (e->fd >= 0)
@@ -347,18 +361,55 @@ void btfids_elf_close(struct btfids_elf *e)
 	e->fd = -1;
 }
 
+/* Translate one raw symbol to host order with libelf. */
+static int xlate_sym(const struct btfids_elf *e, size_t i, GElf_Sym *sym)
+{
+	Elf64_Sym s64;
+	Elf32_Sym s32;
+	Elf_Data src = {
+		.d_buf = (void *)(e->syms + i * e->sym_size),
+		.d_type = ELF_T_SYM,
+		.d_size = e->sym_size,
+		.d_version = EV_CURRENT,
+	};
+	Elf_Data dst = {
+		.d_buf = e->elf_class == ELFCLASS32 ? (void *)&s32 : (void *)&s64,
+		.d_size = e->elf_class == ELFCLASS32 ? sizeof(s32) : sizeof(s64),
+	};
+
+	if (!gelf_xlatetom(e->elf, &dst, &src, e->elf_data))
+		return -EINVAL;
+	if (e->elf_class != ELFCLASS32) {
+		*sym = s64;
+		return 0;
+	}
+	*sym = (GElf_Sym){
+		.st_name = s32.st_name, .st_info = s32.st_info,
+		.st_other = s32.st_other, .st_shndx = s32.st_shndx,
+		.st_value = s32.st_value, .st_size = s32.st_size,
+	};
+	return 0;
+}
+
 int btfids_elf_sym(const struct btfids_elf *e, size_t i, GElf_Sym *sym,
 		   size_t *shndx, const char **name)
 {
-	Elf32_Word x = 0;
+	const unsigned char *x;
 
-	if (!gelf_getsymshndx(e->syms, e->xndx, i, sym, &x))
+	*shndx = SHN_UNDEF;
+	*name = NULL;
+	if (i >= e->nr_syms || xlate_sym(e, i, sym))
 		return -EINVAL;
-	*shndx = sym->st_shndx;
+	/* SHN_ABS, SHN_COMMON...: in no section, whatever .BTF_ids's index is */
+	if (sym->st_shndx < SHN_LORESERVE)
+		*shndx = sym->st_shndx;
 	if (sym->st_shndx == SHN_XINDEX) {
 		if (!e->xndx)
 			return -ENOENT;
-		*shndx = x;
+		x = e->xndx + 4 * i;
+		*shndx = e->elf_data == ELFDATA2MSB ?
+			 (uint32_t)x[0] << 24 | x[1] << 16 | x[2] << 8 | x[3] :
+			 (uint32_t)x[3] << 24 | x[2] << 16 | x[1] << 8 | x[0];
 	}
 	*name = elf_strptr(e->elf, e->strtab_index, sym->st_name);
 	return *name ? 0 : -EINVAL;

@@ -75,7 +75,8 @@ static int collect_labels(struct build *b)
 		GElf_Sym st;
 		uint64_t off;
 
-		if (btfids_elf_sym(e, i, &st, &shndx, &name) || shndx != e->ids.index ||
+		if (!btfids_elf_sym_maybe_in(e, i, e->ids.index) ||
+		    btfids_elf_sym(e, i, &st, &shndx, &name) || shndx != e->ids.index ||
 		    !is_label(&st, name) || !btfids_elf_ids_offset(e, st.st_value, &off) ||
 		    off >= e->ids.size)
 			continue;

@@ -4,6 +4,7 @@
  * in one pass over all types.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
@@ -16,11 +17,45 @@ static int btf_error(struct btf *btf)
 	return btf ? 0 : (errno ? -errno : -EINVAL);
 }
 
+static bool is_elf(const char *path)
+{
+	unsigned char magic[SELFMAG];
+	FILE *f = fopen(path, "rb");
+	bool elf = f && fread(magic, 1, SELFMAG, f) == SELFMAG &&
+		   !memcmp(magic, ELFMAG, SELFMAG);
+
+	if (f)
+		fclose(f);
+	return elf;
+}
+
+/* A vmlinux base: its .BTF straight from the mapped file, no second read. */
+static struct btf *parse_base_elf(const char *path, struct btfids_report *r)
+{
+	struct btfids_elf e;
+	struct btf *btf = NULL;
+
+	if (btfids_elf_open(&e, path, false, r)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	errno = ENODATA;
+	if (e.btf.size) {
+		errno = 0;
+		btf = btf__new(e.btf.data, e.btf.size);
+	}
+	btfids_elf_close(&e);
+	return btf;
+}
+
 int btfids_btf_load_base(const char *path, struct btf **out, struct btfids_report *r)
 {
-	struct btf *btf = btf__parse(path, NULL);
-	int err = btf_error(btf);
+	struct btf *btf;
+	int err;
 
+	errno = 0;
+	btf = is_elf(path) ? parse_base_elf(path, r) : btf__parse(path, NULL);
+	err = btf_error(btf);
 	if (err) {
 		btfids_err(r, path, "cannot load base BTF: %s%s", strerror(-err),
 			   err == -ENOENT || err == -ENODATA ?
@@ -163,7 +198,37 @@ static int check_btf_header(const struct btfids_elf *e, struct btfids_report *r)
 	return 0;
 }
 
-int btfids_btf_load(const struct btfids_elf *e, const char *btf_path,
+/* The base an object's own .BTF sits on: .BTF.base if it has one. */
+static int own_base(struct btfids_elf *e, struct btf **base, struct btfids_report *r)
+{
+	if (!e->btf_base.index)
+		return 0;
+	if (!e->distilled_base) {
+		errno = 0;
+		e->distilled_base = btf__new(e->btf_base.data, e->btf_base.size);
+		if (!e->distilled_base) {
+			int err = btf_error(NULL);
+
+			btfids_err(r, e->path, "cannot load BTF from .BTF.base: %s", strerror(-err));
+			return err;
+		}
+	}
+	btfids_dbg(r, 1, "%s: split BTF on its own .BTF.base (distilled base)%s\n",
+		   e->path, *base ? "; -b ignored" : "");
+	*base = e->distilled_base;
+	return 0;
+}
+
+/* libbpf 1.1 exports no btf__new_split(): for split BTF it reads the file */
+static struct btf *parse(const struct btfids_elf *e, const char *from, struct btf *base)
+{
+	errno = 0;
+	if (from == e->path && !base)
+		return btf__new(e->btf.data, e->btf.size);
+	return btf__parse_split(from, base);
+}
+
+int btfids_btf_load(struct btfids_elf *e, const char *btf_path,
 		    struct btf *base, struct btf **out, struct btfids_report *r)
 {
 	const char *from = btf_path ? btf_path : e->path;
@@ -176,12 +241,12 @@ int btfids_btf_load(const struct btfids_elf *e, const char *btf_path,
 	}
 	if (!btf_path) {
 		err = check_btf_header(e, r);
+		if (!err)
+			err = own_base(e, &base, r);
 		if (err)
 			return err;
 	}
-	errno = 0;
-	/* libbpf 1.1 exports no btf__new_split(): let it read the file itself */
-	btf = btf__parse_split(from, base);
+	btf = parse(e, from, base);
 	err = btf_error(btf);
 	if (err) {
 		btfids_err(r, from, "cannot load BTF%s: %s%s", btf_path ? "" : " from .BTF",

@@ -73,12 +73,19 @@ static char *parse_type_name(const char *rest)
 	return strndup(rest, last - 1 - rest);
 }
 
+/* What a slot asks for, until build_targets() merges equal names. */
+struct name_ref {
+	enum btfids_kind kind;
+	char *name;		/* owned until it becomes a target's name */
+	size_t slot;		/* index into slots[] */
+};
+
 struct collect {
 	const struct btfids_elf *e;
 	struct btfids_syms *s;
 	struct btfids_report *r;
-	char **slot_names;	/* parallel to s->slots until targets are built */
-	size_t cap_slots, cap_sets;
+	struct name_ref *refs;	/* one per slot */
+	size_t cap_slots, cap_sets, cap_refs;
 };
 
 static int grow(void **arr, size_t *cap, size_t need, size_t elem)
@@ -136,22 +143,15 @@ static int add_slot(struct collect *c, const char *sym, enum btfids_kind kind,
 	if (!err)
 		err = grow((void **)&s->slots, &c->cap_slots, s->nr_slots + 1,
 			   sizeof(*s->slots));
-	if (!err) {
-		size_t cap = c->cap_slots;
-		char **p = reallocarray(c->slot_names, cap, sizeof(*p));
-
-		err = p ? 0 : -ENOMEM;
-		if (p)
-			c->slot_names = p;
-	}
+	if (!err)
+		err = grow((void **)&c->refs, &c->cap_refs, s->nr_slots + 1,
+			   sizeof(*c->refs));
 	if (err) {
 		free(name);
 		return err;
 	}
-	c->slot_names[s->nr_slots] = name;
-	s->slots[s->nr_slots].off = off;
-	s->slots[s->nr_slots].target = kind;	/* kind until targets are built */
-	s->slots[s->nr_slots].sym = sym;
+	c->refs[s->nr_slots] = (struct name_ref){ kind, name, s->nr_slots };
+	s->slots[s->nr_slots] = (struct btfids_slot){ .off = off, .sym = sym };
 	s->nr_slots++;
 	s->nr_kind_slots[kind]++;
 	return 0;
@@ -225,6 +225,8 @@ static int scan_symbols(struct collect *c)
 		size_t shndx;
 		GElf_Sym st;
 
+		if (!btfids_elf_sym_maybe_in(e, i, e->ids.index))
+			continue;
 		err = btfids_elf_sym(e, i, &st, &shndx, &name);
 		if (err == -ENOENT) {
 			btfids_err(c->r, e->path, "symbol %zu uses SHN_XINDEX but there is no SHT_SYMTAB_SHNDX section", i);
@@ -244,12 +246,6 @@ static int scan_symbols(struct collect *c)
 	return 0;
 }
 
-struct name_ref {
-	enum btfids_kind kind;
-	const char *name;
-	size_t slot;
-};
-
 static int cmp_name_ref(const void *pa, const void *pb)
 {
 	const struct name_ref *a = pa, *b = pb;
@@ -263,35 +259,58 @@ static int cmp_name_ref(const void *pa, const void *pb)
 static int build_targets(struct collect *c)
 {
 	struct btfids_syms *s = c->s;
-	struct name_ref *refs;
+	struct btfids_target *t = NULL;
 	size_t i;
 
 	if (!s->nr_slots)
 		return 0;
-	refs = calloc(s->nr_slots, sizeof(*refs));
 	s->targets = calloc(s->nr_slots, sizeof(*s->targets));
-	if (!refs || !s->targets) {
-		free(refs);
+	if (!s->targets)
 		return -ENOMEM;
-	}
-	for (i = 0; i < s->nr_slots; i++)
-		refs[i] = (struct name_ref){ s->slots[i].target, c->slot_names[i], i };
-	qsort(refs, s->nr_slots, sizeof(*refs), cmp_name_ref);
+	qsort(c->refs, s->nr_slots, sizeof(*c->refs), cmp_name_ref);
 	for (i = 0; i < s->nr_slots; i++) {
-		struct btfids_target *t = &s->targets[s->nr_targets];
+		struct name_ref *ref = &c->refs[i];
 
-		if (i && !cmp_name_ref(&refs[i - 1], &refs[i])) {
-			t--;
-		} else {
-			t->kind = refs[i].kind;
-			t->name = c->slot_names[refs[i].slot];
-			c->slot_names[refs[i].slot] = NULL;
-			s->nr_targets++;
+		if (!t || t->kind != ref->kind || strcmp(t->name, ref->name)) {
+			t = &s->targets[s->nr_targets++];
+			t->kind = ref->kind;
+			t->name = ref->name;	/* the target owns it now */
+			ref->name = NULL;
 		}
 		t->nr_slots++;
-		s->slots[refs[i].slot].target = t - s->targets;
+		s->slots[ref->slot].target = t - s->targets;
 	}
-	free(refs);
+	return 0;
+}
+
+/* FNV-1a over the name, mixed with the kind */
+static uint32_t hash_name(enum btfids_kind kind, const char *name)
+{
+	uint32_t h = 2166136261u ^ kind;
+
+	while (*name)
+		h = (h ^ (unsigned char)*name++) * 16777619u;
+	return h;
+}
+
+/* btfids_lookup() asks for every FUNC/STRUCT/UNION/TYPEDEF name of BTF. */
+static int build_hash(struct btfids_syms *s)
+{
+	size_t n = 16, i;
+
+	while (n < 2 * s->nr_targets)
+		n *= 2;
+	s->hash = calloc(n, sizeof(*s->hash));
+	if (!s->hash)
+		return -ENOMEM;
+	s->hash_mask = n - 1;
+	for (i = 0; i < s->nr_targets; i++) {
+		size_t h = hash_name(s->targets[i].kind, s->targets[i].name) & s->hash_mask;
+
+		while (s->hash[h])
+			h = (h + 1) & s->hash_mask;
+		s->hash[h] = i + 1;
+	}
 	return 0;
 }
 
@@ -332,6 +351,49 @@ static int check_set_names(struct collect *c)
 	return err;
 }
 
+static int cmp_set_off(const void *pa, const void *pb)
+{
+	const struct btfids_set *a = *(const struct btfids_set *const *)pa;
+	const struct btfids_set *b = *(const struct btfids_set *const *)pb;
+
+	return a->off < b->off ? -1 : a->off > b->off;
+}
+
+/*
+ * Sets must not overlap: the kernel tool re-reads a set's count after
+ * sorting the others, so nested sets give it undefined results. No kernel
+ * macro nests them; refuse rather than guess.
+ */
+static int check_set_overlap(struct collect *c)
+{
+	struct btfids_syms *s = c->s;
+	const struct btfids_set **v;
+	int err = 0;
+	size_t i;
+
+	if (s->nr_sets < 2)
+		return 0;
+	v = calloc(s->nr_sets, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < s->nr_sets; i++)
+		v[i] = &s->sets[i];
+	qsort(v, s->nr_sets, sizeof(*v), cmp_set_off);
+	for (i = 1; i < s->nr_sets && !err; i++) {
+		if (v[i - 1]->off + v[i - 1]->size <= v[i]->off)
+			continue;
+		btfids_err(c->r, c->e->path, "%s %s (at %#llx, %llu bytes) overlaps %s %s (at %#llx)",
+			   kind_names[v[i - 1]->kind], v[i - 1]->name,
+			   (unsigned long long)v[i - 1]->off,
+			   (unsigned long long)v[i - 1]->size,
+			   kind_names[v[i]->kind], v[i]->name,
+			   (unsigned long long)v[i]->off);
+		err = -EINVAL;
+	}
+	free(v);
+	return err;
+}
+
 int btfids_syms_collect(const struct btfids_elf *e, struct btfids_syms *s,
 			struct btfids_report *r)
 {
@@ -346,10 +408,14 @@ int btfids_syms_collect(const struct btfids_elf *e, struct btfids_syms *s,
 	if (!err)
 		err = check_set_names(&c);
 	if (!err)
+		err = check_set_overlap(&c);
+	if (!err)
 		err = build_targets(&c);
-	for (i = 0; c.slot_names && i < s->nr_slots; i++)
-		free(c.slot_names[i]);
-	free(c.slot_names);
+	if (!err)
+		err = build_hash(s);
+	for (i = 0; c.refs && i < s->nr_slots; i++)
+		free(c.refs[i].name);
+	free(c.refs);
 	if (err)
 		btfids_syms_free(s);
 	if (err == -ENOMEM)
@@ -366,6 +432,7 @@ void btfids_syms_free(struct btfids_syms *s)
 		free(s->targets[i].ids);
 	}
 	free(s->targets);
+	free(s->hash);
 	free(s->slots);
 	free(s->sets);
 	memset(s, 0, sizeof(*s));
@@ -374,20 +441,16 @@ void btfids_syms_free(struct btfids_syms *s)
 struct btfids_target *btfids_syms_find(const struct btfids_syms *s,
 				       enum btfids_kind kind, const char *name)
 {
-	size_t lo = 0, hi = s->nr_targets;
+	size_t h;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct btfids_target *t = &s->targets[mid];
-		int cmp = t->kind != kind ? (t->kind < kind ? -1 : 1) :
-			  strcmp(t->name, name);
+	if (!s->hash)
+		return NULL;
+	for (h = hash_name(kind, name) & s->hash_mask; s->hash[h];
+	     h = (h + 1) & s->hash_mask) {
+		struct btfids_target *t = &s->targets[s->hash[h] - 1];
 
-		if (!cmp)
-			return (struct btfids_target *)t;
-		if (cmp < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
+		if (t->kind == kind && !strcmp(t->name, name))
+			return t;
 	}
 	return NULL;
 }

@@ -21,6 +21,8 @@
 #include <stdint.h>
 #include <gelf.h>
 
+struct btf;
+
 #include "btfids/report.h"
 
 struct btfids_section {
@@ -43,12 +45,19 @@ struct btfids_elf {
 
 	struct btfids_section ids;	/* .BTF_ids */
 	struct btfids_section btf;	/* .BTF */
+	struct btfids_section btf_base;	/* .BTF.base: distilled base of an out-of-tree module */
+	struct btf *distilled_base;	/* parsed .BTF.base, owned; see btfids_btf_load() */
 
-	/* SHT_SYMTAB, translated to host order by libelf */
+	/*
+	 * SHT_SYMTAB as raw bytes (target order): a vmlinux has ~190k symbols
+	 * and only a few hundred in .BTF_ids, so symbols are filtered on their
+	 * raw st_shndx and only those left are translated, one by one, by libelf.
+	 */
 	size_t symtab_index;		/* 0: no symbol table */
 	size_t strtab_index;		/* its sh_link */
-	Elf_Data *syms;
-	Elf_Data *xndx;			/* SHT_SYMTAB_SHNDX data, or NULL */
+	const unsigned char *syms;	/* nr_syms * sym_size bytes */
+	size_t sym_size;		/* sizeof(Elf32_Sym) or sizeof(Elf64_Sym) */
+	const unsigned char *xndx;	/* SHT_SYMTAB_SHNDX: u32 per symbol, or NULL */
 	size_t nr_syms;
 };
 
@@ -61,9 +70,34 @@ int btfids_elf_open(struct btfids_elf *e, const char *path, bool writable,
 		    struct btfids_report *r);
 void btfids_elf_close(struct btfids_elf *e);
 
-/* Host-order copy of symbol @i, with its real section index (SHN_XINDEX resolved). */
+/*
+ * Host-order copy of symbol @i, its real section index (SHN_XINDEX
+ * resolved; other reserved indexes read as SHN_UNDEF) and its name.
+ * Returns 0, -ENOENT for SHN_XINDEX without SHT_SYMTAB_SHNDX, or -EINVAL
+ * (unreadable symbol, name outside the string table); *shndx is set first.
+ */
 int btfids_elf_sym(const struct btfids_elf *e, size_t i, GElf_Sym *sym,
 		   size_t *shndx, const char **name);
+
+static inline uint16_t btfids_elf_get16(const struct btfids_elf *e, const unsigned char *p)
+{
+	return e->elf_data == ELFDATA2MSB ? (uint16_t)(p[0] << 8 | p[1]) :
+					    (uint16_t)(p[1] << 8 | p[0]);
+}
+
+/*
+ * Cheap test, on the raw st_shndx, that symbol @i may be defined in
+ * section @shndx (SHN_XINDEX symbols may be: btfids_elf_sym() decides).
+ */
+static inline bool btfids_elf_sym_maybe_in(const struct btfids_elf *e, size_t i,
+					   size_t shndx)
+{
+	/* st_shndx: offset 14 in Elf32_Sym, 6 in Elf64_Sym */
+	size_t at = e->elf_class == ELFCLASS32 ? 14 : 6;
+	uint16_t x = btfids_elf_get16(e, e->syms + i * e->sym_size + at);
+
+	return x == shndx || x == SHN_XINDEX;
+}
 
 /* Byte offset in .BTF_ids of an address (st_value) that points into it. */
 static inline bool btfids_elf_ids_offset(const struct btfids_elf *e,

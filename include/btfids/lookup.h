@@ -25,10 +25,14 @@ int btfids_btf_load_base(const char *path, struct btf **out, struct btfids_repor
 
 /*
  * Load the BTF that @e's IDs refer to: @btf_path (raw or ELF) when given,
- * else @e's own .BTF; split on @base when @base is not NULL. A split BTF is
- * checked against its base: every name and type reference must resolve.
+ * else @e's own .BTF; split on @base when @base is not NULL. An object with
+ * .BTF.base (an out-of-tree module's distilled base, kernel
+ * scripts/Makefile.btf) is split on that instead and @base is ignored, as
+ * the kernel tool's libbpf does; @e owns it (e->distilled_base). A split
+ * BTF is checked against its base: every name and type reference must
+ * resolve. The caller frees *out with btf__free().
  */
-int btfids_btf_load(const struct btfids_elf *e, const char *btf_path,
+int btfids_btf_load(struct btfids_elf *e, const char *btf_path,
 		    struct btf *base, struct btf **out, struct btfids_report *r);
 
 /*

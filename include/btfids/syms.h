@@ -65,6 +65,8 @@ struct btfids_syms {
 	size_t nr_slots;
 	struct btfids_target *targets;	/* sorted by kind, then name */
 	size_t nr_targets;
+	uint32_t *hash;			/* open addressing: target index + 1, 0 empty */
+	size_t hash_mask;		/* table size - 1 (a power of two) */
 	struct btfids_set *sets;	/* in symbol table order */
 	size_t nr_sets;
 	/* slots per type kind: bounds the kernel tool's lookup loop */
@@ -81,7 +83,7 @@ int btfids_syms_collect(const struct btfids_elf *e, struct btfids_syms *s,
 			struct btfids_report *r);
 void btfids_syms_free(struct btfids_syms *s);
 
-/* The target of (kind, name), or NULL. O(log n). */
+/* The target of (kind, name), or NULL. One hash probe on average. */
 struct btfids_target *btfids_syms_find(const struct btfids_syms *s,
 				       enum btfids_kind kind, const char *name);
 
