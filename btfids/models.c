@@ -5,9 +5,10 @@
  *   btfids models --all [--arch NAME] [-b BASE] FILE
  *       every FUNC of FILE's BTF (an ELF with .BTF, or raw BTF, which
  *       needs --arch), computed now, in BTF ID order;
- *   btfids models ELF
+ *   btfids models [-b BASE] ELF
  *       the trampoline tables stored in ELF's .BTF_tramp, read back from
- *       their bytes (not recomputed), each table in BTF ID order.
+ *       their bytes (not recomputed), each table in BTF ID order; BASE
+ *       only names the entries of a module (split BTF).
  *
  * One JSON object a line, written by the one JSON writer (json.c); the
  * schema is fixed (README, "Trampoline tables"): name, id, attachable,
@@ -66,7 +67,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: btfids models --all [--arch NAME] [-b BASE] FILE\n"
-		"       btfids models ELF\n\n"
+		"       btfids models [-b BASE] ELF\n\n"
 		"Print BPF trampoline function models as JSON Lines, by BTF ID.\n\n"
 		"  --all              every FUNC of FILE's BTF (ELF with .BTF, or raw BTF)\n"
 		"  --arch NAME        target for raw BTF: x86_64 arm64 s390x riscv64\n"
@@ -196,6 +197,6 @@ int do_models(int argc, char **argv)
 	if (all)
 		err = models_all(argv[optind], arch, base, &rep);
 	else
-		err = btfids_tramp_print(argv[optind], stdout, &rep);
+		err = btfids_tramp_print(argv[optind], base, stdout, &rep);
 	return err ? BTFIDS_EXIT_FAIL : BTFIDS_EXIT_OK;
 }

@@ -379,12 +379,14 @@ static const char *slot_name(const struct btfids_elf *e, uint64_t off, char *buf
 }
 
 /*
- * The name of the @k-th unresolved (ID 0) entry of set @set (@n entries):
- * the sort is stable, so it is the @k-th slot of the set's list that
- * holds 0, named by its __BTF_ID__func__NAME__UNIQ symbol.
+ * The name of an entry of set @set (@n entries) from .BTF_ids alone: the
+ * @k-th slot of the set's list that holds @id, named by its
+ * __BTF_ID__func__NAME__UNIQ symbol. The sort is stable, so the k-th
+ * unresolved (ID 0) entry is the k-th slot holding 0; for an ID, k is 0.
+ * Used when there is no BTF to name it (ID 0, or split BTF without -b).
  */
-static const char *unresolved_name(const struct btfids_elf *e, const char *set,
-				   uint32_t n, uint32_t k, char *buf, size_t len)
+static const char *list_name(const struct btfids_elf *e, const char *set, uint32_t n,
+			     uint32_t id, uint32_t k, char *buf, size_t len)
 {
 	char list[256];
 	uint64_t value, loff;
@@ -395,7 +397,7 @@ static const char *unresolved_name(const struct btfids_elf *e, const char *set,
 	    !btfids_elf_ids_offset(e, value, &loff) || loff + 4ull * n > e->ids.size)
 		return "";
 	for (j = 0; j < n; j++) {
-		if (btfids_get32(e->ids.data + loff + 4 * j, btfids_elf_big_endian(e)))
+		if (btfids_get32(e->ids.data + loff + 4 * j, btfids_elf_big_endian(e)) != id)
 			continue;
 		if (seen++ == k)
 			return slot_name(e, loff + 4 * j, buf, len) ?: "";
@@ -403,12 +405,13 @@ static const char *unresolved_name(const struct btfids_elf *e, const char *set,
 	return "";
 }
 
-int btfids_tramp_print(const char *path, FILE *out, struct btfids_report *r)
+int btfids_tramp_print(const char *path, const char *base_path, FILE *out,
+		       struct btfids_report *r)
 {
 	struct btfids_tramp t = {};
+	struct btf *btf = NULL, *base = NULL;
 	struct btfids_json j;
 	struct btfids_elf e;
-	struct btf *btf = NULL;
 	size_t i, ndx;
 	bool be;
 	int err;
@@ -420,7 +423,16 @@ int btfids_tramp_print(const char *path, FILE *out, struct btfids_report *r)
 	if (err || !t.sec.index || !e.symtab_index)
 		goto out;
 	be = btfids_elf_big_endian(&e);
-	btf = btf__parse(path, NULL);
+	if (base_path) {
+		base = btf__parse(base_path, NULL);
+		if (!base) {
+			btfids_err(r, base_path, "cannot read BTF: %s", strerror(errno));
+			err = -EINVAL;
+			goto out;
+		}
+	}
+	/* only names come from BTF; without it (a module without -b) the slots name them */
+	btf = base ? btf__parse_split(path, base) : btf__parse(path, NULL);
 	btfids_json_init(&j, out);
 	for (i = 1; i < e.nr_syms; i++) {
 		const unsigned char *p;
@@ -455,14 +467,15 @@ int btfids_tramp_print(const char *path, FILE *out, struct btfids_report *r)
 			const char *fn = entry_name(btf, id);
 
 			if (!fn)
-				fn = unresolved_name(&e, name + strlen(PFX_TABLE), n,
-						     unres++, buf, sizeof(buf));
+				fn = list_name(&e, name + strlen(PFX_TABLE), n, id,
+					       id ? 0 : unres++, buf, sizeof(buf));
 			btfids_models_print(&j, fn, id, &m);
 		}
 	}
 	err = fflush(out) ? -EIO : 0;
 out:
 	btf__free(btf);
+	btf__free(base);
 	btfids_elf_close(&e);
 	return err;
 }

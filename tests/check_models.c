@@ -24,6 +24,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <zlib.h>
 
 #include "testlib.h"
 #include "btfids/fmodel.h"
@@ -664,6 +667,269 @@ START_TEST(t_e2e)
 }
 END_TEST
 
+/* ---- A module: ET_REL, split BTF, resolved with -b ---- */
+
+struct mod_sec {
+	Elf_Data *d;
+	size_t index;
+};
+
+/* Section @name of @elf, its bytes and index; NULL data if absent. */
+static struct mod_sec mod_section(Elf *elf, const char *name)
+{
+	struct mod_sec r = {};
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+
+	ck_assert_int_eq(elf_getshdrstrndx(elf, &shstrndx), 0);
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		n = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (n && !strcmp(n, name)) {
+			r.d = elf_rawdata(scn, NULL);
+			r.index = elf_ndxscn(scn);
+		}
+	}
+	return r;
+}
+
+/* st_value/st_size of symbol @name: section offsets in an ET_REL. */
+static bool mod_symbol(Elf *elf, const char *name, GElf_Sym *out)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t i;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
+			continue;
+		d = elf_getdata(scn, NULL);
+		for (i = 0; d && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *n;
+
+			if (!gelf_getsym(d, i, &sym))
+				continue;
+			n = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (n && !strcmp(n, name)) {
+				*out = sym;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+static uint32_t rd(const unsigned char *p, int len, bool be)
+{
+	uint32_t v = 0;
+	int i;
+
+	for (i = 0; i < len; i++)
+		v |= (uint32_t)p[be ? len - 1 - i : i] << (8 * i);
+	return v;
+}
+
+/* One expected entry, written from module.c's signatures. */
+struct mod_want {
+	const char *name;
+	uint8_t reason, ret_size, ret_flags, nr_args, slots;
+	uint8_t size[3], flags[3];
+	uint8_t loc[3][2];	/* x86_64, arm64, riscv64, powerpc64 */
+	uint8_t loc_s390[3][2];
+};
+
+#define NL	0xff
+static const struct mod_want mod_want[] = {
+	{ "fx_mod_ptr", 0, 8, 2, 2, 2, { 8, 8 }, { 0, 2 },
+	  { { 0, NL }, { 1, NL }, { NL, NL } }, { { 0, NL }, { 1, NL }, { NL, NL } } },
+	/* 16-byte struct in two registers; s390x: by reference in r2 */
+	{ "fx_mod_aggr", 0, 4, 2, 3, 4, { 16, 8, 4 }, { 1, 1, 2 },
+	  { { 0, 1 }, { 2, NL }, { 3, NL } }, { { 0x40, NL }, { 1, NL }, { 2, NL } } },
+	{ "fx_mod_var", BTF_TRAMP_VARIADIC },
+};
+
+/* The resolved module of @dir: its table against the split BTF. */
+static void check_module(const char *dir, const char *triple)
+{
+	char base_path[600], mod_path[600], cmd[1400], line[512];
+	const unsigned char *tab, *en;
+	struct btf *base, *split;
+	struct mod_sec btf_sec, tramp;
+	uint32_t base_cnt, prev = 0, crc;
+	unsigned int i, k, lines = 0;
+	GElf_Ehdr eh;
+	GElf_Sym sym;
+	Elf *elf;
+	bool be;
+	FILE *p;
+	int fd;
+
+	snprintf(base_path, sizeof(base_path), "%s/base.o", dir);
+	snprintf(mod_path, sizeof(mod_path), "%s/module.o", dir);
+	base = btf__parse(base_path, NULL);
+	ck_assert_ptr_nonnull(base);
+	base_cnt = btf__type_cnt(base);
+	split = btf__parse_split(mod_path, base);
+	ck_assert_ptr_nonnull(split);
+	ck_assert_uint_gt(btf__type_cnt(split), base_cnt);
+
+	fd = open(mod_path, O_RDONLY);
+	ck_assert_int_ge(fd, 0);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	ck_assert_ptr_nonnull(elf);
+	ck_assert_ptr_nonnull(gelf_getehdr(elf, &eh));
+	ck_assert_int_eq(eh.e_type, ET_REL);
+	be = eh.e_ident[EI_DATA] == ELFDATA2MSB;
+	btf_sec = mod_section(elf, ".BTF");
+	tramp = mod_section(elf, ".BTF_tramp");
+	ck_assert_ptr_nonnull(btf_sec.d);
+	ck_assert_ptr_nonnull(tramp.d);
+	ck_assert(mod_symbol(elf, "__BTF_TRAMP__fx_mod_set", &sym));
+	ck_assert_uint_eq(sym.st_shndx, tramp.index);
+	ck_assert_uint_eq(sym.st_size, 24 + 4 * 60);
+	ck_assert_uint_le(sym.st_value + sym.st_size, tramp.d->d_size);
+	tab = (const unsigned char *)tramp.d->d_buf + sym.st_value;
+
+	/* header: filled, this machine, 4 entries, crc of the module's own .BTF */
+	crc = crc32(0, btf_sec.d->d_buf, btf_sec.d->d_size);
+	ck_assert_uint_eq(rd(tab, 4, be), BTF_TRAMP_MAGIC);
+	ck_assert_uint_eq(rd(tab + 4, 2, be), BTF_TRAMP_VERSION);
+	ck_assert_uint_eq(rd(tab + 6, 2, be), eh.e_machine);
+	ck_assert_uint_eq(rd(tab + 8, 4, be), 4);
+	ck_assert_uint_eq(rd(tab + 12, 2, be), 60);
+	ck_assert_uint_eq(rd(tab + 14, 2, be), 4);	/* fx_mod_aggr: 2 + 1 + 1 */
+	ck_assert_msg(rd(tab + 16, 4, be) == crc, "%s: crc %#x, the module's .BTF has %#x",
+		      triple, rd(tab + 16, 4, be), crc);
+	ck_assert_uint_eq(rd(tab + 20, 4, be), 0);
+
+	/* fx_mod_missing: unresolved, sorted first */
+	en = tab + 24;
+	ck_assert_uint_eq(rd(en, 4, be), 0);
+	ck_assert_uint_eq(en[32], 0);
+	ck_assert_uint_eq(en[33], BTF_TRAMP_UNRESOLVED);
+	ck_assert_uint_eq(en[34], 0);
+	for (k = 1; k < 4; k++) {
+		uint32_t id = rd(tab + 24 + 60 * k, 4, be);
+
+		ck_assert_uint_gt(id, prev);	/* sorted by ID */
+		prev = id;
+	}
+	for (i = 0; i < sizeof(mod_want) / sizeof(mod_want[0]); i++) {
+		const struct mod_want *w = &mod_want[i];
+		const struct btf_type *t;
+		int id = btf__find_by_name_kind(split, w->name, BTF_KIND_FUNC);
+		const uint8_t (*loc)[2] = eh.e_machine == EM_S390 ? w->loc_s390 : w->loc;
+		unsigned int a;
+
+		/* the module's own FUNC: past every type of the base */
+		ck_assert_msg(id > 0 && (uint32_t)id >= base_cnt, "%s %s: id %d, base has %u types",
+			      triple, w->name, id, base_cnt);
+		t = btf__type_by_id(split, id);
+		ck_assert_uint_ge(t->type, base_cnt);	/* its FUNC_PROTO too */
+		for (k = 1; k < 4 && rd(tab + 24 + 60 * k, 4, be) != (uint32_t)id; k++)
+			;
+		ck_assert_msg(k < 4, "%s %s: id %d not in the table", triple, w->name, id);
+		en = tab + 24 + 60 * k;
+		ck_assert_uint_eq(en[33], w->reason);
+		ck_assert_uint_eq(en[32], !w->reason);
+		if (w->reason) {
+			ck_assert_uint_eq(en[34], 0);
+			continue;
+		}
+		ck_assert_uint_eq(en[34], 1);
+		ck_assert_uint_eq(en[4], w->ret_size);
+		ck_assert_uint_eq(en[5], w->ret_flags);
+		ck_assert_uint_eq(en[6], w->nr_args);
+		ck_assert_uint_eq(en[7], w->slots);
+		for (a = 0; a < w->nr_args; a++) {
+			ck_assert_uint_eq(en[8 + a], w->size[a]);
+			ck_assert_uint_eq(en[20 + a], w->flags[a]);
+			ck_assert_msg(en[36 + 2 * a] == loc[a][0] && en[37 + 2 * a] == loc[a][1],
+				      "%s %s arg %u: loc %#x %#x", triple, w->name, a,
+				      en[36 + 2 * a], en[37 + 2 * a]);
+		}
+	}
+	/* the struct argument is the base's type: the model walked into the base */
+	{
+		int s16 = btf__find_by_name_kind(split, "fx_s16", BTF_KIND_STRUCT);
+
+		ck_assert_int_gt(s16, 0);
+		ck_assert_uint_lt(s16, base_cnt);
+	}
+	elf_end(elf);
+	close(fd);
+
+	/* read back by `btfids models`: with -b, and without (named by the slots) */
+	for (k = 0; k < 2; k++) {
+		snprintf(cmd, sizeof(cmd), "%s models %s%s %s", tl_btfids(), k ? "" : "-b ",
+			 k ? "" : base_path, mod_path);
+		p = popen(cmd, "r");
+		ck_assert_ptr_nonnull(p);
+		lines = 0;
+		while (fgets(line, sizeof(line), p)) {
+			char want[128];
+
+			lines++;
+			if (lines == 1) {
+				ck_assert_ptr_nonnull(strstr(line, "\"name\":\"fx_mod_missing\",\"id\":0,"));
+				continue;
+			}
+			for (i = 0; i < sizeof(mod_want) / sizeof(mod_want[0]); i++) {
+				snprintf(want, sizeof(want), "\"name\":\"%s\",\"id\":%d,",
+					 mod_want[i].name,
+					 btf__find_by_name_kind(split, mod_want[i].name, BTF_KIND_FUNC));
+				if (strstr(line, want))
+					break;
+			}
+			ck_assert_msg(i < 3, "%s: unexpected line %s", cmd, line);
+		}
+		ck_assert_int_eq(pclose(p), 0);
+		ck_assert_int_eq(lines, 4);
+	}
+	btf__free(split);
+	btf__free(base);
+}
+
+/*
+ * A module (tests/fixtures/models/module.sh): ET_REL with split BTF on
+ * a base object, resolved with btfids -b, for every target whose compiler
+ * is installed (big-endian s390x and powerpc64 included). Its table must
+ * hold the split IDs (at or above the base's type count), the crc of the
+ * module's own .BTF, and the hand-written models.
+ */
+START_TEST(t_module)
+{
+	static const char *const triples[] = { "", "aarch64-linux-gnu", "s390x-linux-gnu",
+					       "riscv64-linux-gnu", "powerpc64le-linux-gnu",
+					       "powerpc64-linux-gnu" };
+	char dir[512], cmd[1100];
+	unsigned int i;
+	int rc;
+
+	ck_assert_uint_ne(elf_version(EV_CURRENT), EV_NONE);
+	for (i = 0; i < sizeof(triples) / sizeof(triples[0]); i++) {
+		snprintf(dir, sizeof(dir), "%s/models/module-%s", tl_build_dir(),
+			 *triples[i] ? triples[i] : "native");
+		snprintf(cmd, sizeof(cmd), "BTFIDS=%s tests/fixtures/models/module.sh %s %s",
+			 tl_btfids(), dir, triples[i]);
+		rc = system(cmd);
+		if (WIFEXITED(rc) && WEXITSTATUS(rc) == 77) {
+			printf("check_models: module %s skipped (no compiler)\n", triples[i]);
+			continue;
+		}
+		ck_assert_msg(WIFEXITED(rc) && !WEXITSTATUS(rc), "module.sh %s failed", triples[i]);
+		check_module(dir, *triples[i] ? triples[i] : "native");
+	}
+}
+END_TEST
+
 static Suite *models_suite(void)
 {
 	Suite *s = suite_create("models");
@@ -685,6 +951,7 @@ static Suite *models_suite(void)
 	tcase_set_timeout(tc, 240);
 	tcase_add_test(tc, t_kernels);
 	tcase_add_test(tc, t_e2e);
+	tcase_add_test(tc, t_module);
 	suite_add_tcase(s, tc);
 	return s;
 }

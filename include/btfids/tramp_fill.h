@@ -48,8 +48,13 @@ int btfids_tramp_write(const struct btfids_elf *e, const struct btfids_tramp *t,
 		       struct btfids_report *r);
 void btfids_tramp_free(struct btfids_tramp *t);
 
-/* `btfids models ELF`: print the stored tables as JSON Lines. */
-int btfids_tramp_print(const char *path, FILE *out, struct btfids_report *r);
+/*
+ * `btfids models [-b BASE] ELF`: print the stored tables as JSON Lines.
+ * Names come from ELF's BTF (split on @base_path when given) or, without
+ * it, from the .BTF_ids slots that hold each ID.
+ */
+int btfids_tramp_print(const char *path, const char *base_path, FILE *out,
+		       struct btfids_report *r);
 /* One JSON Lines object, the model of function @name (BTF ID @id) (models.c). */
 void btfids_models_print(struct btfids_json *j, const char *name, uint32_t id,
 			 const struct btfids_fmodel *m);
