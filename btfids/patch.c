@@ -49,37 +49,45 @@ static bool in_set(const struct btfids_set *set, uint64_t off)
 	return off >= set->off + hdr && off < set->off + set->size;
 }
 
-/*
- * True if @set8 already holds what a run would give it: its count, and the
- * IDs its slots ask for, sorted. Sorting moved the pairs away from their
- * symbols, so writing each slot again would pair IDs with other entries'
- * flags; such a set is left as it is. On unresolved input (count word 0)
- * this never holds, so the kernel tool's bytes are kept.
- */
-static bool set8_final(const struct btfids_syms *s, const struct btfids_set *set,
-		       const unsigned char *buf, bool big_endian, struct entry *v)
+static bool is_entry(const struct btfids_set *set, uint64_t off)
 {
-	const unsigned char *p = buf + set->off + 8;
-	uint32_t i;
+	uint64_t hdr = set->kind == BTFIDS_SET8 ? 8 : 4;
+	uint64_t stride = set->kind == BTFIDS_SET8 ? 8 : 4;
+
+	return in_set(set, off) && (off - set->off - hdr) % stride == 0;
+}
+
+/*
+ * True if @set already holds what a run would give it: its count, its
+ * entries sorted, and among them every ID its slots ask for. Sorting moved
+ * entries away from their symbols (and BTF_ID_UNUSED holes with them), so
+ * writing each slot again would clobber other entries and, in a set8, pair
+ * IDs with other entries' flags; such a set is left as it is. Unresolved
+ * input has a count word of 0, so there the kernel tool's bytes are kept.
+ */
+static bool set_final(const struct btfids_syms *s, const struct btfids_set *set,
+		      const unsigned char *buf, bool big_endian, struct entry *v)
+{
+	size_t hdr = set->kind == BTFIDS_SET8 ? 8 : 4, stride = hdr;
+	const unsigned char *p = buf + set->off + hdr;
+	uint32_t i, n = 0;
 	size_t k;
 
 	if (btfids_get32(buf + set->off, big_endian) != set->cnt)
 		return false;
-	for (i = 0; i < set->cnt; i++) {
-		v[i].id = (int32_t)btfids_get32(p + 8 * i, big_endian);
-		v[i].pos = i;
-	}
-	for (k = 0; k < s->nr_slots; k++) {
-		uint64_t off = s->slots[k].off;
-
-		if (in_set(set, off) && (off - set->off) % 8 == 0)
-			v[(off - set->off - 8) / 8].id = s->targets[s->slots[k].target].id;
-	}
-	qsort(v, set->cnt, sizeof(*v), cmp_entry);
-	for (i = 0; i < set->cnt; i++)
-		if (v[i].id != (int32_t)btfids_get32(p + 8 * i, big_endian))
+	for (i = 1; i < set->cnt; i++)
+		if ((int32_t)btfids_get32(p + stride * (i - 1), big_endian) >
+		    (int32_t)btfids_get32(p + stride * i, big_endian))
 			return false;
-	return true;
+	for (k = 0; k < s->nr_slots; k++)
+		if (is_entry(set, s->slots[k].off))
+			v[n++] = (struct entry){ .id = s->targets[s->slots[k].target].id };
+	qsort(v, n, sizeof(*v), cmp_entry);
+	/* both ascending: every wanted ID must appear among the stored ones */
+	for (i = 0, k = 0; k < n && i < set->cnt; i++)
+		if ((int32_t)btfids_get32(p + stride * i, big_endian) == v[k].id)
+			k++;
+	return k == n;
 }
 
 static void write_slots(const struct btfids_syms *s, unsigned char *buf,
@@ -111,6 +119,7 @@ int btfids_patch(const struct btfids_syms *s, unsigned char *buf, bool big_endia
 	struct entry *v = NULL;
 	bool *keep = NULL;
 	uint32_t max_cnt = 1;
+	int err = -ENOMEM;
 	size_t i;
 
 	for (i = 0; i < s->nr_sets; i++)
@@ -122,8 +131,7 @@ int btfids_patch(const struct btfids_syms *s, unsigned char *buf, bool big_endia
 	if (!order || !keep || !v)
 		goto out;
 	for (i = 0; i < s->nr_sets; i++)
-		keep[i] = s->sets[i].kind == BTFIDS_SET8 &&
-			  set8_final(s, &s->sets[i], buf, big_endian, v);
+		keep[i] = set_final(s, &s->sets[i], buf, big_endian, v);
 	write_slots(s, buf, big_endian, keep);
 	for (i = 0; i < s->nr_sets; i++) {
 		btfids_put32(buf + s->sets[i].off, s->sets[i].cnt, big_endian);
@@ -132,9 +140,10 @@ int btfids_patch(const struct btfids_syms *s, unsigned char *buf, bool big_endia
 	qsort(order, s->nr_sets, sizeof(*order), cmp_set_desc);
 	for (i = 0; i < s->nr_sets; i++)
 		sort_set(order[i], buf, big_endian, v);
+	err = 0;
 out:
 	free(order);
 	free(keep);
 	free(v);
-	return order && keep && v ? 0 : -ENOMEM;
+	return err;
 }

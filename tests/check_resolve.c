@@ -131,6 +131,14 @@ START_TEST(t_sets)
 		ck_assert_uint_eq(tl_label_word(&e, "fx_set", 1 + i), want[i]);
 	ck_assert_uint_eq(tl_label_word(&e, "__BTF_ID__set__fx_set", 0), 4);
 	ck_assert_uint_eq(tl_label_word(&e, "fx_empty", 0), 0);
+	/* fx_holes: fx_write, a BTF_ID_UNUSED hole (0), fx_open; sorted */
+	want[0] = tl_id(btf, "fx_write", BTF_KIND_FUNC);
+	want[1] = 0;
+	want[2] = tl_id(btf, "fx_open", BTF_KIND_FUNC);
+	qsort(want, 3, sizeof(want[0]), cmp_u32);
+	ck_assert_uint_eq(tl_label_word(&e, "fx_holes", 0), 3);
+	for (i = 0; i < 3; i++)
+		ck_assert_uint_eq(tl_label_word(&e, "fx_holes", 1 + i), want[i]);
 	tl_elf_close(&e);
 	btf__free(btf);
 	unlink(img);

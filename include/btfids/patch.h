@@ -10,7 +10,7 @@
  * keeps its bytes. Sets are sorted in the kernel tool's order (descending
  * name), which only matters if sets overlap. Ties keep their order.
  * Everything else (set8 header flags, BTF_ID_UNUSED holes) is untouched.
- * A set8 that already holds its final IDs (a second run) is left as it is,
+ * A set that already holds its final IDs (a second run) is left as it is,
  * so running on resolved output changes nothing.
  * All words are written in the target's byte order.
  */
