@@ -39,12 +39,15 @@ static int open_file(struct btfids_elf *e, bool writable, struct btfids_report *
 		int err = -errno;
 
 		btfids_err(r, e->path, "cannot open%s: %s",
-			   writable ? " for writing" : "", strerror(errno));
+			   writable && (errno == EACCES || errno == EROFS || errno == EPERM) ?
+			   " for writing" : "", strerror(-err));
 		return err;
 	}
 	if (fstat(e->fd, &st)) {
-		btfids_err(r, e->path, "cannot stat: %s", strerror(errno));
-		return -errno;
+		int err = -errno;
+
+		btfids_err(r, e->path, "cannot stat: %s", strerror(-err));
+		return err;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		btfids_err(r, e->path, "not a regular file");

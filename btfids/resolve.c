@@ -46,71 +46,123 @@ static void usage(FILE *f)
 		"Exit status: 0 ok, 255 failure, 129 usage error.\n");
 }
 
-/* Copy the input to a temporary file beside @out, patch it, rename it. */
-static int write_copy(struct btfids_elf *e, const unsigned char *buf,
-		      const struct btfids_tramp *t, const char *out,
-		      struct btfids_report *r)
+/* All of @e's bytes into @fd: copy_file_range(), else read()/write() */
+static int copy_file(const struct btfids_elf *e, int fd, const char *out,
+		     struct btfids_report *r)
 {
-	size_t len = strlen(out);
-	char *tmp = malloc(len + 8);
-	struct btfids_elf o = *e;
-	int fd, err = 0;
+	static unsigned char chunk[1 << 16];
+	off_t off = 0;
+	ssize_t n = 1;
+
+	while ((uint64_t)off < e->file_size && n > 0)
+		n = copy_file_range(e->fd, &off, fd, NULL, e->file_size - off, 0);
+	/* another filesystem, or none that can: copy by hand from where it stopped */
+	while ((uint64_t)off < e->file_size && n != 0) {
+		n = pread(e->fd, chunk, sizeof(chunk), off);
+		if (n > 0 && write(fd, chunk, n) != n)
+			n = -1;
+		if (n > 0)
+			off += n;
+		if (n < 0 && errno == EINTR)
+			n = 1;
+	}
+	if ((uint64_t)off == e->file_size)
+		return 0;
+	btfids_err(r, out, "cannot copy %s: %s", e->path, n < 0 ? strerror(errno) : "short read");
+	return -EIO;
+}
+
+/* The temporary copy gets the input's mode, then replaces @out. */
+static int commit_copy(const struct btfids_elf *e, int fd, const char *tmp,
+		       const char *out, struct btfids_report *r)
+{
 	struct stat st;
-	off_t in_off = 0;
+	int err = 0;
 
-	if (!tmp)
-		return -ENOMEM;
-	memcpy(tmp, out, len);
-	memcpy(tmp + len, ".XXXXXX", 8);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		btfids_err(r, out, "cannot create: %s", strerror(errno));
-		free(tmp);
-		return -errno;
-	}
-	while (!err && (uint64_t)in_off < e->file_size) {
-		ssize_t n = copy_file_range(e->fd, &in_off, fd, NULL,
-					    e->file_size - in_off, 0);
-
-		if (n <= 0)
-			err = n < 0 ? -errno : -EIO;
-	}
-	if (err)
-		btfids_err(r, out, "cannot copy %s: %s", e->path, strerror(-err));
-	o.fd = fd;
-	o.path = out;
-	if (!err)
-		err = btfids_elf_write_ids(&o, buf, r);
-	if (!err)
-		err = btfids_tramp_write(&o, t, r);
-	if (!err && fstat(e->fd, &st))
-		err = -errno;
-	if (!err && fchmod(fd, st.st_mode & 07777))
+	if (fstat(e->fd, &st) || fchmod(fd, st.st_mode & 07777))
 		err = -errno;
 	if (close(fd) && !err)
 		err = -errno;
-	if (!err && rename(tmp, out)) {
+	if (!err && rename(tmp, out))
 		err = -errno;
-		btfids_err(r, out, "cannot rename %s: %s", tmp, strerror(errno));
+	if (err)
+		btfids_err(r, out, "cannot finish the copy %s: %s", tmp, strerror(-err));
+	return err;
+}
+
+/*
+ * Write a patched copy of @e to @out: a temporary file beside it, renamed
+ * over it at the end. @ids NULL: an unchanged copy (nothing to resolve).
+ */
+static int write_copy(struct btfids_elf *e, const unsigned char *ids,
+		      const struct btfids_tramp *t, const char *out,
+		      struct btfids_report *r)
+{
+	struct btfids_elf o = *e;
+	char *tmp;
+	int fd, err;
+
+	if (asprintf(&tmp, "%s.XXXXXX", out) < 0)
+		return -ENOMEM;
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		err = -errno;
+		btfids_err(r, out, "cannot create %s: %s", tmp, strerror(-err));
+		free(tmp);
+		return err;
 	}
+	o.fd = fd;
+	o.path = out;
+	err = copy_file(e, fd, out, r);
+	if (!err && ids)
+		err = btfids_elf_write_ids(&o, ids, r);
+	if (!err && ids)
+		err = btfids_tramp_write(&o, t, r);
+	if (!err)
+		err = commit_copy(e, fd, tmp, out, r);
+	else
+		close(fd);
 	if (err)
 		unlink(tmp);
 	free(tmp);
 	return err;
 }
 
+/*
+ * In place: .BTF_ids (if it changed), then the trampoline tables. Should
+ * the second write fail, the first is undone from a copy of the original
+ * bytes (not from the map: its clean pages follow the file).
+ */
+static int write_in_place(struct resolve_opts *o, struct btfids_elf *e,
+			  const unsigned char *ids, const struct btfids_tramp *t)
+{
+	unsigned char *orig = NULL;
+	int err;
+
+	if (!memcmp(ids, e->ids.data, e->ids.size)) {
+		btfids_dbg(&o->rep, 1, "%s: .BTF_ids already up to date\n", e->path);
+		return btfids_tramp_write(e, t, &o->rep);
+	}
+	orig = malloc(e->ids.size);
+	if (!orig)
+		return -ENOMEM;
+	memcpy(orig, e->ids.data, e->ids.size);
+	err = btfids_elf_write_ids(e, ids, &o->rep);
+	if (!err) {
+		err = btfids_tramp_write(e, t, &o->rep);
+		if (err && !btfids_elf_write_ids(e, orig, &o->rep))
+			btfids_err(&o->rep, e->path, ".BTF_ids restored; file unchanged");
+	}
+	free(orig);
+	return err;
+}
+
 static int write_result(struct resolve_opts *o, struct btfids_elf *e,
 			const unsigned char *buf, const struct btfids_tramp *t)
 {
-	int err = 0;
-
 	if (o->output)
 		return write_copy(e, buf, t, o->output, &o->rep);
-	if (!memcmp(buf, e->ids.data, e->ids.size))
-		btfids_dbg(&o->rep, 1, "%s: .BTF_ids already up to date\n", e->path);
-	else
-		err = btfids_elf_write_ids(e, buf, &o->rep);
-	return err ? err : btfids_tramp_write(e, t, &o->rep);
+	return write_in_place(o, e, buf, t);
 }
 
 static void summary(struct resolve_opts *o, const struct btfids_elf *e,
@@ -150,10 +202,15 @@ static int compute(struct resolve_opts *o, struct btfids_elf *e,
 		return -EINVAL;
 	}
 	*out = malloc(e->ids.size ? e->ids.size : 1);
-	if (!*out)
+	if (*out) {
+		memcpy(*out, e->ids.data, e->ids.size);
+		err = btfids_patch(s, *out, btfids_elf_big_endian(e));
+	}
+	if (!*out || err) {
+		btfids_err(&o->rep, e->path, "out of memory");
 		return -ENOMEM;
-	memcpy(*out, e->ids.data, e->ids.size);
-	return btfids_patch(s, *out, btfids_elf_big_endian(e));
+	}
+	return 0;
 }
 
 static int resolve_one(struct resolve_opts *o, const char *path)
@@ -169,11 +226,11 @@ static int resolve_one(struct resolve_opts *o, const char *path)
 		return err;
 	if (!e.ids.index || !e.symtab_index) {
 		btfids_dbg(&o->rep, 1, "%s: no .BTF_ids or no symbol table, nothing to do\n", path);
+		if (o->output)
+			err = write_copy(&e, NULL, NULL, o->output, &o->rep);
 		goto out;
 	}
 	err = compute(o, &e, &s, &buf, &t);
-	if (err == -ENOMEM)
-		btfids_err(&o->rep, path, "out of memory");
 	if (!err) {
 		summary(o, &e, &s);
 		err = write_result(o, &e, buf, &t);
@@ -285,6 +342,10 @@ static int parse_args(int argc, char **argv, struct resolve_opts *o)
 	}
 	if ((o->output || o->patch_blob) && argc - optind != 1) {
 		fprintf(stderr, "btfids: -o and --patch_btfids take exactly one ELF file\n");
+		return -1;
+	}
+	if (o->output && o->patch_blob) {
+		fprintf(stderr, "btfids: --patch_btfids edits in place; it does not take -o\n");
 		return -1;
 	}
 	return optind;

@@ -473,6 +473,8 @@ START_TEST(t_usage)
 	free(err);
 	ck_assert_int_eq(TL_RUN(&err, "--btf"), 129);
 	free(err);
+	ck_assert_int_eq(TL_RUN(&err, "-o", "/tmp/x", "--patch_btfids", "blob", "elf"), 129);
+	free(err);
 	ck_assert_int_eq(TL_RUN(&err, "/nonexistent/vmlinux"), 255);
 	ck_assert_ptr_nonnull(strstr(err, "FAILED /nonexistent/vmlinux: "));
 	free(err);
@@ -489,6 +491,61 @@ START_TEST(t_no_btf_ids)
 	unlink(copy);
 	free(copy);
 	free(src);
+}
+END_TEST
+
+/* -o with nothing to resolve still writes the (unchanged) copy. */
+START_TEST(t_output_nothing_to_do)
+{
+	char *src = tl_path(dirs[_i], "funcs.o");
+	char *out = tl_path("/tmp", "btfids-test-out-funcs.o");
+
+	unlink(out);
+	ck_assert_int_eq(TL_RUN(NULL, "-o", out, src), 0);
+	assert_unchanged(src, out);
+	unlink(out);
+	free(out);
+	free(src);
+}
+END_TEST
+
+/*
+ * An out-of-tree module carries its base in .BTF.base (kernel
+ * scripts/Makefile.btf): it is used, and -b is ignored, as the kernel
+ * tool's libbpf does. Here .BTF.base is the image's whole BTF.
+ */
+START_TEST(t_btf_base_section)
+{
+	const char *dir = dirs[_i];
+	char *want = resolved(dir, "module.o", "image", NULL);
+	char *src = tl_path(dir, "module.o"), *raw = tl_path(dir, "image.btf");
+	char *mod = tl_tmpcopy(src), *cmd;
+	char *with = tl_path("/tmp", "btfids-test-btfbase.o");
+
+	ck_assert_int_ge(asprintf(&cmd, "objcopy --add-section .BTF.base=%s %s %s",
+				  raw, mod, with), 0);
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_int_eq(TL_RUN(NULL, with), 0);
+	/* only .BTF_ids differs from the plain module: compare those bytes */
+	{
+		struct tl_elf a, b;
+
+		tl_elf_open(&a, want);
+		tl_elf_open(&b, with);
+		ck_assert_uint_eq(a.ids_size, b.ids_size);
+		ck_assert_int_eq(memcmp(a.file + a.ids_off, b.file + b.ids_off, a.ids_size), 0);
+		tl_elf_close(&a);
+		tl_elf_close(&b);
+	}
+	unlink(with);
+	unlink(want);
+	unlink(mod);
+	free(cmd);
+	free(with);
+	free(want);
+	free(src);
+	free(raw);
+	free(mod);
 }
 END_TEST
 
@@ -535,6 +592,8 @@ static Suite *resolve_suite(void)
 	tcase_add_loop_test(tc, t_patch_btfids, 0, nr_dirs);
 	tcase_add_loop_test(tc, t_no_btf_ids, 0, nr_dirs);
 	tcase_add_loop_test(tc, t_output, 0, nr_dirs);
+	tcase_add_loop_test(tc, t_output_nothing_to_do, 0, nr_dirs);
+	tcase_add_loop_test(tc, t_btf_base_section, 0, 1);
 	tcase_add_test(tc, t_usage);
 	suite_add_tcase(s, tc);
 	return s;
