@@ -15,6 +15,10 @@ B=${BTFIDS:-$top/btfids/btfids}
 [ "${B#/}" != "$B" ] || B=$top/$B
 KT=$T/tools/bpf/resolve_btfids/resolve_btfids
 
+if [ ! -x "$R/kbuild-tiny" ] || [ ! -x "$R/mkunresolved" ]; then
+	echo "kbuild: skipped (no $R/kbuild-tiny: the workspace's shared/realdata, not in this repository; set BTFIDS_REALDATA)"
+	exit 0
+fi
 if [ ! -f "$T/.config" ] || [ ! -x "$KT" ]; then
 	echo "kbuild: skipped (no kernel tree: run $R/kbuild-tiny once as root, about 12 minutes)"
 	exit 0

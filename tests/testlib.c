@@ -30,6 +30,13 @@ const char *tl_btfids(void)
 	return b ? b : "btfids/btfids";
 }
 
+const char *tl_realdata(void)
+{
+	const char *d = getenv("BTFIDS_REALDATA");
+
+	return d ? d : "../shared/realdata";
+}
+
 char *tl_path(const char *dir, const char *name)
 {
 	char *p;

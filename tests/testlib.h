@@ -19,6 +19,8 @@
 const char *tl_build_dir(void);
 /* the btfids binary under test: $BTFIDS, else btfids/btfids */
 const char *tl_btfids(void);
+/* ../shared/realdata (mkunresolved, cmpids, ...), or $BTFIDS_REALDATA */
+const char *tl_realdata(void);
 
 /* Fixture directories built by tests/fixtures/build-all.sh: "native" first. */
 size_t tl_fixture_dirs(char ***dirs);
