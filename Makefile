@@ -9,6 +9,7 @@ PKG_CONFIG ?= pkg-config
 PREFIX	?= /usr/local
 BINDIR	?= $(PREFIX)/bin
 INCDIR	?= $(PREFIX)/include
+DATADIR	?= $(PREFIX)/share
 
 CFLAGS	?= -O2 -g
 CFLAGS	+= -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE -Iinclude -Ibtfids
@@ -34,8 +35,9 @@ include tests/tests.mk
 
 install: btfids/btfids
 	install -D -m 0755 btfids/btfids $(DESTDIR)$(BINDIR)/btfids
-	install -d $(DESTDIR)$(INCDIR)/btfids
-	install -m 0644 include/btfids/btf_ids.h $(DESTDIR)$(INCDIR)/btfids/
+	install -d $(DESTDIR)$(INCDIR)/btfids $(DESTDIR)$(DATADIR)/btfids
+	install -m 0644 include/btfids/btf_ids.h include/btfids/tramp.h $(DESTDIR)$(INCDIR)/btfids/
+	install -m 0644 linker-scripts/*.lds $(DESTDIR)$(DATADIR)/btfids/
 
 clean: tests-clean
 	rm -f btfids/*.o btfids/libbtfids.a btfids/btfids
