@@ -305,7 +305,7 @@ static int parse_args(int argc, char **argv, struct resolve_opts *o)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "vb:o:h", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":vb:o:h", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'v':
 			o->rep.verbose++;
@@ -330,9 +330,11 @@ static int parse_args(int argc, char **argv, struct resolve_opts *o)
 		case 'h':
 			usage(stdout);
 			exit(BTFIDS_EXIT_USAGE);
+		case ':':
+			fprintf(stderr, "btfids: option %s needs a FILE\n", argv[optind - 1]);
+			return -1;
 		default:
-			fprintf(stderr, "btfids: unknown option or missing argument: %s\n",
-				argv[optind - 1]);
+			fprintf(stderr, "btfids: unknown option %s\n", argv[optind - 1]);
 			return -1;
 		}
 	}
