@@ -333,15 +333,151 @@ static void warn_unresolved(const struct btfids_syms *s, struct btfids_report *r
 	}
 }
 
-int btfids_lookup(const struct btf *btf, struct btfids_syms *s, const char *path,
-		  struct btfids_report *r)
-{
-	size_t left[BTFIDS_NR_TYPE_KINDS];
-	__u32 id, nr_types = btf__type_cnt(btf);
-	int err;
+/* One type of the base index; same (kind, name) entries are chained by ID. */
+struct index_entry {
+	__u32 id;
+	__u32 next;		/* entry index + 1 of the next same name; 0: last */
+};
 
-	memcpy(left, s->nr_kind_slots, sizeof(left));
-	for (id = 1; id < nr_types && s->nr_targets; id++) {
+struct btfids_btf_index {
+	const struct btf *base;
+	struct index_entry *entries;
+	size_t nr_entries;
+	__u32 *table;		/* entry index + 1 of each name's first entry */
+	size_t mask;
+};
+
+static bool same_name(const struct btf *btf, __u32 id, int kind, const char *name)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+
+	return kind_of(t) == kind && !strcmp(btf__name_by_offset(btf, t->name_off), name);
+}
+
+/* The slot of (kind, name) in the table: its first entry, or an empty one. */
+static size_t index_slot(const struct btfids_btf_index *idx, int kind, const char *name)
+{
+	size_t h = btfids_name_hash(kind, name) & idx->mask;
+
+	while (idx->table[h] &&
+	       !same_name(idx->base, idx->entries[idx->table[h] - 1].id, kind, name))
+		h = (h + 1) & idx->mask;
+	return h;
+}
+
+static int index_add(struct btfids_btf_index *idx, __u32 *tail, __u32 id, int kind,
+		     const char *name)
+{
+	size_t h = index_slot(idx, kind, name), n = idx->nr_entries++;
+
+	idx->entries[n] = (struct index_entry){ .id = id };
+	if (!idx->table[h])
+		idx->table[h] = n + 1;
+	else	/* IDs come in ascending order: append to the chain */
+		idx->entries[tail[idx->table[h] - 1]].next = n + 1;
+	tail[idx->table[h] - 1] = n;
+	return 0;
+}
+
+int btfids_btf_index_new(const struct btf *base, struct btfids_btf_index **out)
+{
+	__u32 id, nr_types = btf__type_cnt(base), *tail;
+	struct btfids_btf_index *idx = calloc(1, sizeof(*idx));
+	size_t size = 16;
+	int err = -ENOMEM;
+
+	while (size < 2 * (size_t)nr_types)
+		size *= 2;
+	tail = calloc(nr_types, sizeof(*tail));
+	if (idx) {
+		idx->base = base;
+		idx->mask = size - 1;
+		idx->table = calloc(size, sizeof(*idx->table));
+		idx->entries = calloc(nr_types, sizeof(*idx->entries));
+	}
+	if (!idx || !tail || !idx->table || !idx->entries)
+		goto out;
+	for (id = 1; id < nr_types; id++) {
+		const struct btf_type *t = btf__type_by_id(base, id);
+		int kind = t ? kind_of(t) : -1;
+		const char *name;
+
+		if (kind < 0)
+			continue;
+		name = btf__name_by_offset(base, t->name_off);
+		err = name ? index_add(idx, tail, id, kind, name) : -EINVAL;
+		if (err)
+			goto out;
+	}
+	*out = idx;
+	idx = NULL;
+	err = 0;
+out:
+	free(tail);
+	btfids_btf_index_free(idx);
+	return err;
+}
+
+void btfids_btf_index_free(struct btfids_btf_index *idx)
+{
+	if (!idx)
+		return;
+	free(idx->entries);
+	free(idx->table);
+	free(idx);
+}
+
+struct hit {
+	__u32 id;
+	struct btfids_target *t;
+};
+
+static int cmp_hit(const void *pa, const void *pb)
+{
+	const struct hit *a = pa, *b = pb;
+
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/* The base's matches, from the index, taken in ID order like a walk would. */
+static int match_base(const struct btfids_btf_index *idx, struct btfids_syms *s,
+		      size_t *left, struct btfids_report *r)
+{
+	struct hit *hits = NULL;
+	size_t i, n = 0, cap = 0;
+	int err = 0;
+
+	for (i = 0; i < s->nr_targets && !err; i++) {
+		struct btfids_target *t = &s->targets[i];
+		__u32 e = idx->table[index_slot(idx, t->kind, t->name)];
+
+		for (; e && !err; e = idx->entries[e - 1].next) {
+			if (n == cap) {
+				struct hit *h = reallocarray(hits, cap = cap * 2 + 16, sizeof(*h));
+
+				if (!h)
+					err = -ENOMEM;
+				else
+					hits = h;
+			}
+			if (!err)
+				hits[n++] = (struct hit){ idx->entries[e - 1].id, t };
+		}
+	}
+	if (!err)
+		qsort(hits, n, sizeof(*hits), cmp_hit);
+	for (i = 0; i < n && !err; i++)
+		err = match(hits[i].t, hits[i].id, &left[hits[i].t->kind], r);
+	free(hits);
+	return err;
+}
+
+static int walk(const struct btf *btf, __u32 first, struct btfids_syms *s,
+		size_t *left, const char *path, struct btfids_report *r)
+{
+	__u32 id, nr_types = btf__type_cnt(btf);
+
+	for (id = first; id < nr_types && s->nr_targets; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
 		struct btfids_target *tg;
 		const char *name;
@@ -360,14 +496,37 @@ int btfids_lookup(const struct btf *btf, struct btfids_syms *s, const char *path
 			return -EINVAL;
 		}
 		tg = btfids_syms_find(s, kind, name);
-		if (!tg)
-			continue;
-		err = match(tg, id, &left[kind], r);
-		if (err) {
-			btfids_err(r, path, "out of memory");
-			return err;
-		}
+		if (tg && match(tg, id, &left[kind], r))
+			return -ENOMEM;
 	}
+	return 0;
+}
+
+int btfids_lookup_indexed(const struct btf *btf, const struct btfids_btf_index *base_idx,
+			  struct btfids_syms *s, const char *path,
+			  struct btfids_report *r)
+{
+	size_t left[BTFIDS_NR_TYPE_KINDS];
+	__u32 first = 1;
+	int err = 0;
+
+	memcpy(left, s->nr_kind_slots, sizeof(left));
+	if (base_idx && btf__base_btf(btf) == base_idx->base) {
+		err = match_base(base_idx, s, left, r);
+		first = btf__type_cnt(base_idx->base);
+	}
+	if (!err)
+		err = walk(btf, first, s, left, path, r);
+	if (err == -ENOMEM)
+		btfids_err(r, path, "out of memory");
+	if (err)
+		return err;
 	warn_unresolved(s, r);
 	return 0;
+}
+
+int btfids_lookup(const struct btf *btf, struct btfids_syms *s, const char *path,
+		  struct btfids_report *r)
+{
+	return btfids_lookup_indexed(btf, NULL, s, path, r);
 }

@@ -27,6 +27,7 @@ struct resolve_opts {
 	const char *patch_blob;		/* --patch_btfids BLOB */
 	bool fatal_warnings;
 	struct btf *base;		/* parsed once for all objects */
+	struct btfids_btf_index *base_index;	/* its names, when several objects share it */
 	struct btfids_report rep;
 };
 
@@ -190,7 +191,7 @@ static int compute(struct resolve_opts *o, struct btfids_elf *e,
 		return err;
 	err = btfids_btf_load(e, o->btf_path, o->base, &btf, &o->rep);
 	if (!err)
-		err = btfids_lookup(btf, s, e->path, &o->rep);
+		err = btfids_lookup_indexed(btf, o->base_index, s, e->path, &o->rep);
 	if (!err)	/* trampoline tables: built now, written with .BTF_ids */
 		err = btfids_tramp_fill(e, s, btf, t, &o->rep);
 	btf__free(btf);
@@ -367,8 +368,15 @@ int do_resolve(int argc, char **argv)
 		return patch_blob(&o, argv[first]) ? BTFIDS_EXIT_FAIL : BTFIDS_EXIT_OK;
 	if (o.base_path && btfids_btf_load_base(o.base_path, &o.base, &o.rep))
 		return BTFIDS_EXIT_FAIL;
+	/* a batch looks the base's names up in an index instead of walking it each time */
+	if (o.base && argc - first > 1 && btfids_btf_index_new(o.base, &o.base_index)) {
+		btfids_err(&o.rep, o.base_path, "cannot index base BTF (malformed, or out of memory)");
+		btf__free(o.base);
+		return BTFIDS_EXIT_FAIL;
+	}
 	for (i = first; i < argc; i++)
 		failed |= resolve_one(&o, argv[i]) != 0;
+	btfids_btf_index_free(o.base_index);
 	btf__free(o.base);
 	return failed ? BTFIDS_EXIT_FAIL : BTFIDS_EXIT_OK;
 }

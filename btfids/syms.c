@@ -283,8 +283,7 @@ static int build_targets(struct collect *c)
 	return 0;
 }
 
-/* FNV-1a over the name, mixed with the kind */
-static uint32_t hash_name(enum btfids_kind kind, const char *name)
+uint32_t btfids_name_hash(enum btfids_kind kind, const char *name)
 {
 	uint32_t h = 2166136261u ^ kind;
 
@@ -293,10 +292,29 @@ static uint32_t hash_name(enum btfids_kind kind, const char *name)
 	return h;
 }
 
-/* btfids_lookup() asks for every FUNC/STRUCT/UNION/TYPEDEF name of BTF. */
+/* The first two bytes of a name (the NUL included for shorter ones). */
+static inline unsigned int name_prefix(const char *name)
+{
+	return (unsigned char)name[0] | (name[0] ? (unsigned char)name[1] << 8 : 0);
+}
+
+/*
+ * btfids_lookup() asks for every FUNC/STRUCT/UNION/TYPEDEF name of BTF
+ * (~60,000 in a vmlinux) and nearly all are misses: most are told apart by
+ * their first two bytes before any hashing.
+ */
 static int build_hash(struct btfids_syms *s)
 {
 	size_t n = 16, i;
+
+	s->prefix = calloc(65536 / 64, sizeof(*s->prefix));
+	if (!s->prefix)
+		return -ENOMEM;
+	for (i = 0; i < s->nr_targets; i++) {
+		unsigned int p = name_prefix(s->targets[i].name);
+
+		s->prefix[p / 64] |= 1ull << (p % 64);
+	}
 
 	while (n < 2 * s->nr_targets)
 		n *= 2;
@@ -305,7 +323,7 @@ static int build_hash(struct btfids_syms *s)
 		return -ENOMEM;
 	s->hash_mask = n - 1;
 	for (i = 0; i < s->nr_targets; i++) {
-		size_t h = hash_name(s->targets[i].kind, s->targets[i].name) & s->hash_mask;
+		size_t h = btfids_name_hash(s->targets[i].kind, s->targets[i].name) & s->hash_mask;
 
 		while (s->hash[h])
 			h = (h + 1) & s->hash_mask;
@@ -433,6 +451,7 @@ void btfids_syms_free(struct btfids_syms *s)
 	}
 	free(s->targets);
 	free(s->hash);
+	free(s->prefix);
 	free(s->slots);
 	free(s->sets);
 	memset(s, 0, sizeof(*s));
@@ -441,11 +460,12 @@ void btfids_syms_free(struct btfids_syms *s)
 struct btfids_target *btfids_syms_find(const struct btfids_syms *s,
 				       enum btfids_kind kind, const char *name)
 {
+	unsigned int p = name_prefix(name);
 	size_t h;
 
-	if (!s->hash)
+	if (!s->hash || !(s->prefix[p / 64] & (1ull << (p % 64))))
 		return NULL;
-	for (h = hash_name(kind, name) & s->hash_mask; s->hash[h];
+	for (h = btfids_name_hash(kind, name) & s->hash_mask; s->hash[h];
 	     h = (h + 1) & s->hash_mask) {
 		struct btfids_target *t = &s->targets[s->hash[h] - 1];
 

@@ -328,30 +328,40 @@ START_TEST(t_module)
 }
 END_TEST
 
-/* Several modules in one run: the same bytes and messages as separate runs. */
+/*
+ * Several modules in one run: the same bytes and messages as separate runs.
+ * The batch looks the base's names up in an index, single runs walk the
+ * base: module_dup.o's ambiguous fx_dup must warn the same in both.
+ */
 START_TEST(t_batch)
 {
 	const char *dir = dirs[_i];
-	char *src = tl_path(dir, "module.o"), *base = tl_path(dir, "image");
-	char *a = tl_tmpcopy(src), *b = tl_tmpcopy(src), *single = tl_tmpcopy(src);
-	char *err1, *err2, *want;
+	char *base = tl_path(dir, "image"), *src[2], *single[2], *batch[2];
+	char *err[2], *errb, *want;
+	int i;
 
-	ck_assert_int_eq(TL_RUN(&err1, "-b", base, single), 0);
-	ck_assert_int_eq(TL_RUN(&err2, "-b", base, a, b), 0);
-	assert_unchanged(single, a);
-	assert_unchanged(single, b);
-	ck_assert_int_ge(asprintf(&want, "%s%s", err1, err1), 0);
-	ck_assert_str_eq(err2, want);
-	unlink(a);
-	unlink(b);
-	unlink(single);
-	free(a);
-	free(b);
-	free(single);
-	free(src);
+	src[0] = tl_path(dir, "module.o");
+	src[1] = tl_path(dir, "module_dup.o");
+	for (i = 0; i < 2; i++) {
+		single[i] = tl_tmpcopy(src[i]);
+		batch[i] = tl_tmpcopy(src[i]);
+		ck_assert_int_eq(TL_RUN(&err[i], "-b", base, single[i]), 0);
+	}
+	ck_assert_ptr_nonnull(strstr(err[1], "WARN: multiple IDs found for 'fx_dup': "));
+	ck_assert_int_eq(TL_RUN(&errb, "-b", base, batch[0], batch[1]), 0);
+	ck_assert_int_ge(asprintf(&want, "%s%s", err[0], err[1]), 0);
+	ck_assert_str_eq(errb, want);
+	for (i = 0; i < 2; i++) {
+		assert_unchanged(single[i], batch[i]);
+		unlink(single[i]);
+		unlink(batch[i]);
+		free(single[i]);
+		free(batch[i]);
+		free(src[i]);
+		free(err[i]);
+	}
 	free(base);
-	free(err1);
-	free(err2);
+	free(errb);
 	free(want);
 }
 END_TEST

@@ -43,4 +43,24 @@ int btfids_btf_load(struct btfids_elf *e, const char *btf_path,
 int btfids_lookup(const struct btf *btf, struct btfids_syms *s, const char *path,
 		  struct btfids_report *r);
 
+/*
+ * The FUNC/STRUCT/UNION/TYPEDEF names of a base BTF, indexed once, so that
+ * each module split on it is looked up without walking the base's ~150,000
+ * types again (batch mode: btfids -b vmlinux a.ko b.ko ...).
+ */
+struct btfids_btf_index;
+
+/* Returns 0, -ENOMEM, or -EINVAL for a type without a name. */
+int btfids_btf_index_new(const struct btf *base, struct btfids_btf_index **out);
+void btfids_btf_index_free(struct btfids_btf_index *idx);
+
+/*
+ * btfids_lookup(), with the types of @btf's base taken from @base_idx when
+ * it indexes exactly that base (else, or when NULL, all types are walked).
+ * Same IDs, same warnings in the same order.
+ */
+int btfids_lookup_indexed(const struct btf *btf, const struct btfids_btf_index *base_idx,
+			  struct btfids_syms *s, const char *path,
+			  struct btfids_report *r);
+
 #endif /* _BTFIDS_LOOKUP_H */

@@ -67,6 +67,7 @@ struct btfids_syms {
 	size_t nr_targets;
 	uint32_t *hash;			/* open addressing: target index + 1, 0 empty */
 	size_t hash_mask;		/* table size - 1 (a power of two) */
+	uint64_t *prefix;		/* bit per first two name bytes: a cheap "no" */
 	struct btfids_set *sets;	/* in symbol table order */
 	size_t nr_sets;
 	/* slots per type kind: bounds the kernel tool's lookup loop */
@@ -82,6 +83,9 @@ struct btfids_syms {
 int btfids_syms_collect(const struct btfids_elf *e, struct btfids_syms *s,
 			struct btfids_report *r);
 void btfids_syms_free(struct btfids_syms *s);
+
+/* FNV-1a of @name mixed with @kind: the hash of every name table here. */
+uint32_t btfids_name_hash(enum btfids_kind kind, const char *name);
 
 /* The target of (kind, name), or NULL. One hash probe on average. */
 struct btfids_target *btfids_syms_find(const struct btfids_syms *s,
