@@ -152,6 +152,13 @@ static int check_split(const struct btf *btf, const struct btf *base,
 {
 	__u32 nr_types = btf__type_cnt(btf), id;
 
+	/* libbpf reads either order; a module and its base are one target */
+	if (btf__endianness(btf) != btf__endianness(base)) {
+		btfids_err(r, path, "split BTF is %s-endian but its base BTF is %s-endian (wrong -b/--btf_base?)",
+			   btf__endianness(btf) == BTF_BIG_ENDIAN ? "big" : "little",
+			   btf__endianness(base) == BTF_BIG_ENDIAN ? "big" : "little");
+		return -EINVAL;
+	}
 	for (id = btf__type_cnt(base); id < nr_types; id++) {
 		if (type_ok(btf, btf__type_by_id(btf, id), nr_types))
 			continue;

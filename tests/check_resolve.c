@@ -504,6 +504,34 @@ START_TEST(t_no_btf_ids)
 }
 END_TEST
 
+/* A base of the other byte order is another target: refused, file untouched. */
+START_TEST(t_base_other_byte_order)
+{
+	char *root = tl_path(tl_build_dir(), "fixtures");
+	char *le = tl_path(root, "x86_64-linux-gnu"), *be = tl_path(root, "s390x-linux-gnu");
+	char *mod = tl_path(le, "module.o"), *base = tl_path(be, "image");
+	char *copy, *err;
+
+	if (access(base, R_OK)) {
+		printf("resolve: base of the other byte order: skipped (no s390x fixture)\n");
+		goto out;
+	}
+	copy = tl_tmpcopy(mod);
+	ck_assert_int_eq(TL_RUN(&err, "-b", base, copy), 255);
+	ck_assert_ptr_nonnull(strstr(err, "little-endian but its base BTF is big-endian"));
+	assert_unchanged(mod, copy);
+	unlink(copy);
+	free(copy);
+	free(err);
+out:
+	free(root);
+	free(le);
+	free(be);
+	free(mod);
+	free(base);
+}
+END_TEST
+
 /* -o with nothing to resolve still writes the (unchanged) copy. */
 START_TEST(t_output_nothing_to_do)
 {
@@ -604,6 +632,7 @@ static Suite *resolve_suite(void)
 	tcase_add_loop_test(tc, t_output, 0, nr_dirs);
 	tcase_add_loop_test(tc, t_output_nothing_to_do, 0, nr_dirs);
 	tcase_add_loop_test(tc, t_btf_base_section, 0, 1);
+	tcase_add_test(tc, t_base_other_byte_order);
 	tcase_add_test(tc, t_usage);
 	suite_add_tcase(s, tc);
 	return s;
