@@ -615,24 +615,6 @@ static int parse_args(int argc, char **argv, struct check_opts *o,
 	return optind;
 }
 
-static int load_base(struct check_opts *o)
-{
-	struct btfids_capture cap;
-	char *errs;
-	int err;
-
-	if (!o->base_path)
-		return 0;
-	if (btfids_capture_begin(&cap, &o->rep))
-		return -ENOMEM;
-	err = btfids_btf_load_base(o->base_path, &o->base, &o->rep);
-	errs = btfids_capture_end(&cap);
-	if (err)
-		btfids_out_error(&o->out, o->base_path, errs ? errs : "cannot load base BTF");
-	free(errs);
-	return err;
-}
-
 int do_check(int argc, char **argv)
 {
 	enum btfids_format fmt = BTFIDS_FMT_TEXT;
@@ -646,7 +628,7 @@ int do_check(int argc, char **argv)
 		return first < 0 ? CHECK_BAD : CHECK_CLEAN;
 	}
 	btfids_out_init(&o.out, fmt, NULL, NULL);
-	if (load_base(&o))
+	if (btfids_out_load_base(&o.out, &o.rep, o.base_path, &o.base))
 		return CHECK_BAD;
 	for (i = first; i < argc; i++) {
 		int st = check_one(&o, argv[i]);

@@ -330,24 +330,6 @@ static int parse_args(int argc, char **argv, struct dump_opts *o, enum btfids_fo
 	return optind;
 }
 
-static int load_base(struct dump_opts *o)
-{
-	struct btfids_capture cap;
-	char *errs;
-	int err;
-
-	if (!o->base_path)
-		return 0;
-	if (btfids_capture_begin(&cap, &o->rep))
-		return -1;
-	err = btfids_btf_load_base(o->base_path, &o->base, &o->rep);
-	errs = btfids_capture_end(&cap);
-	if (err)
-		btfids_out_error(&o->out, o->base_path, errs ? errs : "cannot load base BTF");
-	free(errs);
-	return err;
-}
-
 int do_dump(int argc, char **argv)
 {
 	enum btfids_format fmt = BTFIDS_FMT_TEXT;
@@ -361,7 +343,7 @@ int do_dump(int argc, char **argv)
 		return first < 0 ? 2 : 0;
 	}
 	btfids_out_init(&o.out, fmt, NULL, NULL);
-	if (load_base(&o))
+	if (btfids_out_load_base(&o.out, &o.rep, o.base_path, &o.base))
 		return 2;
 	for (i = first; i < argc; i++)
 		failed |= dump_one(&o, argv[i]) != 0;

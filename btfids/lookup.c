@@ -273,22 +273,6 @@ int btfids_btf_load(struct btfids_elf *e, const char *btf_path,
 	return 0;
 }
 
-static int kind_of(const struct btf_type *t)
-{
-	switch (btf_kind(t)) {
-	case BTF_KIND_FUNC:
-		return BTFIDS_FUNC;
-	case BTF_KIND_STRUCT:
-		return BTFIDS_STRUCT;
-	case BTF_KIND_UNION:
-		return BTFIDS_UNION;
-	case BTF_KIND_TYPEDEF:
-		return BTFIDS_TYPEDEF;
-	default:
-		return -1;
-	}
-}
-
 static int add_id(struct btfids_target *t, __u32 id)
 {
 	__u32 *ids = reallocarray(t->ids, t->nr_ids + 1, sizeof(*ids));
@@ -358,7 +342,7 @@ static bool same_name(const struct btf *btf, __u32 id, int kind, const char *nam
 {
 	const struct btf_type *t = btf__type_by_id(btf, id);
 
-	return kind_of(t) == kind && !strcmp(btf__name_by_offset(btf, t->name_off), name);
+	return btfids_kind_of(t) == kind && !strcmp(btf__name_by_offset(btf, t->name_off), name);
 }
 
 /* The slot of (kind, name) in the table: its first entry, or an empty one. */
@@ -406,7 +390,7 @@ int btfids_btf_index_new(const struct btf *base, struct btfids_btf_index **out)
 		goto out;
 	for (id = 1; id < nr_types; id++) {
 		const struct btf_type *t = btf__type_by_id(base, id);
-		int kind = t ? kind_of(t) : -1;
+		int kind = t ? btfids_kind_of(t) : -1;
 		const char *name;
 
 		if (kind < 0)
@@ -494,7 +478,7 @@ static int walk(const struct btf *btf, __u32 first, struct btfids_syms *s,
 			btfids_err(r, path, "malformed BTF: no type for ID %u", id);
 			return -EINVAL;
 		}
-		kind = kind_of(t);
+		kind = btfids_kind_of(t);
 		if (kind < 0 || !s->nr_kind_slots[kind])
 			continue;
 		name = btf__name_by_offset(btf, t->name_off);

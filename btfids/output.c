@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "btfids/lookup.h"
 #include "btfids/output.h"
 
 int btfids_format_parse(const char *s, enum btfids_format *fmt)
@@ -131,4 +132,23 @@ void btfids_out_error(struct btfids_out *o, const char *file, const char *msg)
 		break;
 	}
 	fflush(o->out);
+}
+
+int btfids_out_load_base(struct btfids_out *o, struct btfids_report *rep,
+			 const char *path, struct btf **base)
+{
+	struct btfids_capture cap;
+	char *errs;
+	int err;
+
+	if (!path)
+		return 0;
+	if (btfids_capture_begin(&cap, rep))
+		return -ENOMEM;
+	err = btfids_btf_load_base(path, base, rep);
+	errs = btfids_capture_end(&cap);
+	if (err)
+		btfids_out_error(o, path, errs ? errs : "cannot load base BTF");
+	free(errs);
+	return err;
 }

@@ -17,22 +17,6 @@ struct btfids_name_ref {
 	uint32_t id;
 };
 
-static int kind_of(const struct btf_type *t)
-{
-	switch (btf_kind(t)) {
-	case BTF_KIND_FUNC:
-		return BTFIDS_FUNC;
-	case BTF_KIND_STRUCT:
-		return BTFIDS_STRUCT;
-	case BTF_KIND_UNION:
-		return BTFIDS_UNION;
-	case BTF_KIND_TYPEDEF:
-		return BTFIDS_TYPEDEF;
-	default:
-		return -1;
-	}
-}
-
 /* By length, then name, then ID: equal names are neighbours, lowest ID first. */
 static int cmp_ref(const void *pa, const void *pb)
 {
@@ -65,7 +49,7 @@ int btfids_names_build(const struct btf *btf, struct btfids_names *ix)
 		const struct btf_type *t = btf__type_by_id(btf, id);
 		const char *name = t ? btf__name_by_offset(btf, t->name_off) : NULL;
 
-		k = t ? kind_of(t) : -1;
+		k = t ? btfids_kind_of(t) : -1;
 		if (k < 0 || !name || !*name)
 			continue;
 		ix->v[k][ix->n[k]++] = (struct btfids_name_ref){ name, strlen(name), id };

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/btf.h>
+#include <bpf/btf.h>
 
 #include "btfids/syms.h"
 
@@ -36,6 +37,22 @@ int btfids_kind_btf(enum btfids_kind kind)
 	};
 
 	return btf_kinds[kind];
+}
+
+int btfids_kind_of(const struct btf_type *t)
+{
+	switch (btf_kind(t)) {
+	case BTF_KIND_FUNC:
+		return BTFIDS_FUNC;
+	case BTF_KIND_STRUCT:
+		return BTFIDS_STRUCT;
+	case BTF_KIND_UNION:
+		return BTFIDS_UNION;
+	case BTF_KIND_TYPEDEF:
+		return BTFIDS_TYPEDEF;
+	default:
+		return -1;
+	}
 }
 
 /* "set8__" must be tested before "set__" only for clarity: both end in "__" */
@@ -340,6 +357,21 @@ static int cmp_set_name(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
+/* The sets, as pointers sorted by @cmp; NULL when out of memory. */
+static const struct btfids_set **sorted_sets(const struct btfids_syms *s,
+					    int (*cmp)(const void *, const void *))
+{
+	const struct btfids_set **v = calloc(s->nr_sets, sizeof(*v));
+	size_t i;
+
+	if (!v)
+		return NULL;
+	for (i = 0; i < s->nr_sets; i++)
+		v[i] = &s->sets[i];
+	qsort(v, s->nr_sets, sizeof(*v), cmp);
+	return v;
+}
+
 /* Set names are taken whole and must be unique in the object. */
 static int check_set_names(struct collect *c)
 {
@@ -350,12 +382,9 @@ static int check_set_names(struct collect *c)
 
 	if (s->nr_sets < 2)
 		return 0;
-	v = calloc(s->nr_sets, sizeof(*v));
+	v = sorted_sets(s, cmp_set_name);
 	if (!v)
 		return -ENOMEM;
-	for (i = 0; i < s->nr_sets; i++)
-		v[i] = &s->sets[i];
-	qsort(v, s->nr_sets, sizeof(*v), cmp_set_name);
 	for (i = 1; i < s->nr_sets && !err; i++) {
 		if (strcmp(v[i - 1]->name, v[i]->name))
 			continue;
@@ -391,12 +420,9 @@ static int check_set_overlap(struct collect *c)
 
 	if (s->nr_sets < 2)
 		return 0;
-	v = calloc(s->nr_sets, sizeof(*v));
+	v = sorted_sets(s, cmp_set_off);
 	if (!v)
 		return -ENOMEM;
-	for (i = 0; i < s->nr_sets; i++)
-		v[i] = &s->sets[i];
-	qsort(v, s->nr_sets, sizeof(*v), cmp_set_off);
 	for (i = 1; i < s->nr_sets && !err; i++) {
 		if (v[i - 1]->off + v[i - 1]->size <= v[i]->off)
 			continue;

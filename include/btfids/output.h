@@ -72,6 +72,14 @@ char *btfids_capture_end(struct btfids_capture *c);
 void btfids_out_error(struct btfids_out *o, const char *file, const char *msg);
 
 /*
+ * btfids_btf_load_base() with its FAILED line captured and printed through
+ * btfids_out_error(). @path NULL: *base stays NULL, returns 0.
+ */
+struct btf;
+int btfids_out_load_base(struct btfids_out *o, struct btfids_report *rep,
+			 const char *path, struct btf **base);
+
+/*
  * A GitHub Actions annotation: "::LEVEL file=F,title=T::MSG" with the
  * workflow-command escapes (% CR LF everywhere; also : and , in the
  * properties). @title may be NULL.

@@ -33,6 +33,9 @@ enum btfids_kind {
 const char *btfids_kind_str(enum btfids_kind kind);
 /* BTF_KIND_FUNC, BTF_KIND_STRUCT, ... for the four type kinds */
 int btfids_kind_btf(enum btfids_kind kind);
+/* The other way: the kind of a BTF FUNC/STRUCT/UNION/TYPEDEF, else -1. */
+struct btf_type;
+int btfids_kind_of(const struct btf_type *t);
 
 /* One (kind, name) to look up in BTF; many slots may share it. */
 struct btfids_target {
