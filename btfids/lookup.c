@@ -455,7 +455,7 @@ static int match_base(const struct btfids_btf_index *idx, struct btfids_syms *s,
 				hits[n++] = (struct hit){ idx->entries[e - 1].id, t };
 		}
 	}
-	if (!err)
+	if (!err && n)
 		qsort(hits, n, sizeof(*hits), cmp_hit);
 	for (i = 0; i < n && !err; i++)
 		err = match(hits[i].t, hits[i].id, &left[hits[i].t->kind], r);
