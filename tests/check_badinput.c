@@ -375,6 +375,13 @@ START_TEST(t_dup_set)
 }
 END_TEST
 
+START_TEST(t_overlapping_sets)
+{
+	expect_fail(copy_of(bad, "overlap.o"),
+		    "set fx_outer (at 0, 16 bytes) overlaps set fx_inner (at 0x8)");
+}
+END_TEST
+
 START_TEST(t_unknown_kind)
 {
 	expect_fail(copy_of(bad, "kind.o"),
@@ -685,6 +692,7 @@ static Suite *badinput_suite(void)
 	tcase_add_test(tc, t_set_huge);
 	tcase_add_test(tc, t_dup_set);
 	tcase_add_test(tc, t_unknown_kind);
+	tcase_add_test(tc, t_overlapping_sets);
 	tcase_add_test(tc, t_malformed_names);
 	tcase_add_test(tc, t_btf_bad);
 	tcase_add_test(tc, t_btf_type_range);
