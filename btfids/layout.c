@@ -145,7 +145,8 @@ static int add_sets(struct build *b)
 		g->count = btfids_get32(d + set->off, be);
 		if (set->kind == BTFIDS_SET8)
 			g->flags = btfids_get32(d + set->off + 4, be);
-		g->sorted = g->count == set->cnt;
+		/* any count word but 0 means a run sorted it, even a wrong one */
+		g->sorted = g->count != 0;
 	}
 	return 0;
 }

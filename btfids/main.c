@@ -8,6 +8,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "btfids.h"
 
@@ -52,5 +53,17 @@ int main(int argc, char **argv)
 	for (i = 0; argc > 1 && i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (!strcmp(argv[1], cmds[i].name))
 			return cmds[i].fn(argc - 1, argv + 1);
+	/*
+	 * "btfids chek vmlinux" must not resolve vmlinux in place: a first word
+	 * that is neither an option nor a file, with more to follow, is a
+	 * mistyped verb.
+	 */
+	if (argc > 2 && argv[1][0] != '-' && access(argv[1], F_OK)) {
+		fprintf(stderr, "btfids: '%s' is neither a verb nor a file (verbs:", argv[1]);
+		for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+			fprintf(stderr, " %s", cmds[i].name);
+		fprintf(stderr, "); nothing was changed\n");
+		return BTFIDS_EXIT_USAGE;
+	}
 	return do_resolve(argc, argv);
 }

@@ -445,7 +445,7 @@ int btfids_tramp_print(const char *path, const char *base_path, FILE *out,
 		if (btfids_elf_sym(&e, i, &sym, &ndx, &name) || ndx != t.sec.index ||
 		    strncmp(name, PFX_TABLE, strlen(PFX_TABLE)) ||
 		    !sec_off(&e, &t.sec, sym.st_value, &off) ||
-		    off + BTF_TRAMP_HDR_SIZE > t.sec.size)
+		    off > t.sec.size || t.sec.size - off < BTF_TRAMP_HDR_SIZE)
 			continue;
 		p = t.sec.data + off;
 		if (btfids_get32(p, be) != BTF_TRAMP_MAGIC) {
@@ -455,7 +455,7 @@ int btfids_tramp_print(const char *path, const char *base_path, FILE *out,
 		}
 		n = btfids_get32(p + 8, be);
 		if (get16(p + 12, be) != BTF_TRAMP_ENTRY_SIZE ||
-		    off + BTF_TRAMP_TABLE_SIZE((uint64_t)n) > t.sec.size) {
+		    (t.sec.size - off - BTF_TRAMP_HDR_SIZE) / BTF_TRAMP_ENTRY_SIZE < n) {
 			btfids_err(r, path, "%s: bad entry size or count", name);
 			err = -EINVAL;
 			goto out;

@@ -485,6 +485,9 @@ START_TEST(t_usage)
 	free(err);
 	ck_assert_int_eq(TL_RUN(&err, "-o", "/tmp/x", "--patch_btfids", "blob", "elf"), 129);
 	free(err);
+	ck_assert_int_eq(TL_RUN(&err, "chek", "/nonexistent/vmlinux"), 129);
+	ck_assert_ptr_nonnull(strstr(err, "'chek' is neither a verb nor a file"));
+	free(err);
 	ck_assert_int_eq(TL_RUN(&err, "/nonexistent/vmlinux"), 255);
 	ck_assert_ptr_nonnull(strstr(err, "FAILED /nonexistent/vmlinux: "));
 	free(err);

@@ -255,10 +255,14 @@ btf_tramp_next_table(const struct btf_tramp_hdr *h)
 		p = __start_BTF_tramp;
 	else
 		p = (const unsigned char *)h + BTF_TRAMP_TABLE_SIZE((size_t)h->nr_entries);
-	if (!p || p + BTF_TRAMP_HDR_SIZE > end)
+	if (!p || p > end || (size_t)(end - p) < BTF_TRAMP_HDR_SIZE)
 		return NULL;
 	h = (const struct btf_tramp_hdr *)p;
-	return btf_tramp_filled(h) ? h : NULL;
+	/* the whole table, as its header counts it, must lie before the end */
+	if (!btf_tramp_filled(h) ||
+	    ((size_t)(end - p) - BTF_TRAMP_HDR_SIZE) / BTF_TRAMP_ENTRY_SIZE < h->nr_entries)
+		return NULL;
+	return h;
 }
 
 #endif /* _BTFIDS_TRAMP_H */
