@@ -39,22 +39,6 @@ int btfids_kind_btf(enum btfids_kind kind)
 	return btf_kinds[kind];
 }
 
-int btfids_kind_of(const struct btf_type *t)
-{
-	switch (btf_kind(t)) {
-	case BTF_KIND_FUNC:
-		return BTFIDS_FUNC;
-	case BTF_KIND_STRUCT:
-		return BTFIDS_STRUCT;
-	case BTF_KIND_UNION:
-		return BTFIDS_UNION;
-	case BTF_KIND_TYPEDEF:
-		return BTFIDS_TYPEDEF;
-	default:
-		return -1;
-	}
-}
-
 /* "set8__" must be tested before "set__" only for clarity: both end in "__" */
 static int parse_kind(const char *s, enum btfids_kind *kind, const char **rest)
 {
@@ -302,11 +286,19 @@ static int build_targets(struct collect *c)
 
 uint32_t btfids_name_hash(enum btfids_kind kind, const char *name)
 {
-	uint32_t h = 2166136261u ^ kind;
+	const uint64_t mul = 0x9e3779b97f4a7c15ull;	/* 2^64 / golden ratio */
+	size_t len = strlen(name), i;
+	uint64_t h = (len << 8 | kind) * mul, w;
 
-	while (*name)
-		h = (h ^ (unsigned char)*name++) * 16777619u;
-	return h;
+	for (; len >= 8; len -= 8, name += 8) {
+		memcpy(&w, name, 8);
+		h = (h ^ w) * mul;
+		h ^= h >> 29;
+	}
+	for (w = 0, i = 0; i < len; i++)
+		w |= (uint64_t)(unsigned char)name[i] << (8 * i);
+	h = (h ^ w) * mul;
+	return h >> 32 ^ h;
 }
 
 /* The first two bytes of a name (the NUL included for shorter ones). */
@@ -333,18 +325,19 @@ static int build_hash(struct btfids_syms *s)
 		s->prefix[p / 64] |= 1ull << (p % 64);
 	}
 
-	while (n < 2 * s->nr_targets)
+	while (n < 4 * s->nr_targets)
 		n *= 2;
 	s->hash = calloc(n, sizeof(*s->hash));
 	if (!s->hash)
 		return -ENOMEM;
 	s->hash_mask = n - 1;
 	for (i = 0; i < s->nr_targets; i++) {
-		size_t h = btfids_name_hash(s->targets[i].kind, s->targets[i].name) & s->hash_mask;
+		uint32_t hash = btfids_name_hash(s->targets[i].kind, s->targets[i].name);
+		size_t h = hash & s->hash_mask;
 
-		while (s->hash[h])
+		while (s->hash[h].target)
 			h = (h + 1) & s->hash_mask;
-		s->hash[h] = i + 1;
+		s->hash[h] = (struct btfids_hash_slot){ hash, i + 1 };
 	}
 	return 0;
 }
@@ -487,15 +480,16 @@ struct btfids_target *btfids_syms_find(const struct btfids_syms *s,
 				       enum btfids_kind kind, const char *name)
 {
 	unsigned int p = name_prefix(name);
+	uint32_t hash;
 	size_t h;
 
 	if (!s->hash || !(s->prefix[p / 64] & (1ull << (p % 64))))
 		return NULL;
-	for (h = btfids_name_hash(kind, name) & s->hash_mask; s->hash[h];
-	     h = (h + 1) & s->hash_mask) {
-		struct btfids_target *t = &s->targets[s->hash[h] - 1];
+	hash = btfids_name_hash(kind, name);
+	for (h = hash & s->hash_mask; s->hash[h].target; h = (h + 1) & s->hash_mask) {
+		struct btfids_target *t = &s->targets[s->hash[h].target - 1];
 
-		if (t->kind == kind && !strcmp(t->name, name))
+		if (s->hash[h].hash == hash && t->kind == kind && !strcmp(t->name, name))
 			return t;
 	}
 	return NULL;

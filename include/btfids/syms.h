@@ -16,6 +16,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <linux/btf.h>
 
 #include "btfids/elf.h"
 
@@ -33,9 +34,25 @@ enum btfids_kind {
 const char *btfids_kind_str(enum btfids_kind kind);
 /* BTF_KIND_FUNC, BTF_KIND_STRUCT, ... for the four type kinds */
 int btfids_kind_btf(enum btfids_kind kind);
-/* The other way: the kind of a BTF FUNC/STRUCT/UNION/TYPEDEF, else -1. */
-struct btf_type;
-int btfids_kind_of(const struct btf_type *t);
+/*
+ * The other way: the kind of a BTF FUNC/STRUCT/UNION/TYPEDEF, else -1.
+ * Inline: the lookup asks it of every type of a vmlinux.
+ */
+static inline int btfids_kind_of(const struct btf_type *t)
+{
+	switch (BTF_INFO_KIND(t->info)) {
+	case BTF_KIND_FUNC:
+		return BTFIDS_FUNC;
+	case BTF_KIND_STRUCT:
+		return BTFIDS_STRUCT;
+	case BTF_KIND_UNION:
+		return BTFIDS_UNION;
+	case BTF_KIND_TYPEDEF:
+		return BTFIDS_TYPEDEF;
+	default:
+		return -1;
+	}
+}
 
 /* One (kind, name) to look up in BTF; many slots may share it. */
 struct btfids_target {
@@ -63,12 +80,18 @@ struct btfids_set {
 	uint32_t cnt;		/* number of entries, from size */
 };
 
+/* A target's table slot: its full hash, so most misses need no strcmp. */
+struct btfids_hash_slot {
+	uint32_t hash;
+	uint32_t target;	/* target index + 1; 0: empty */
+};
+
 struct btfids_syms {
 	struct btfids_slot *slots;	/* in symbol table order */
 	size_t nr_slots;
 	struct btfids_target *targets;	/* sorted by kind, then name */
 	size_t nr_targets;
-	uint32_t *hash;			/* open addressing: target index + 1, 0 empty */
+	struct btfids_hash_slot *hash;	/* open addressing, 4 slots per target */
 	size_t hash_mask;		/* table size - 1 (a power of two) */
 	uint64_t *prefix;		/* bit per first two name bytes: a cheap "no" */
 	struct btfids_set *sets;	/* in symbol table order */
@@ -87,7 +110,11 @@ int btfids_syms_collect(const struct btfids_elf *e, struct btfids_syms *s,
 			struct btfids_report *r);
 void btfids_syms_free(struct btfids_syms *s);
 
-/* FNV-1a of @name mixed with @kind: the hash of every name table here. */
+/*
+ * The hash of every name table here: @name taken 8 bytes at a time (host
+ * byte order: the value is only ever compared within one run) and mixed
+ * with its length and @kind.
+ */
 uint32_t btfids_name_hash(enum btfids_kind kind, const char *name);
 
 /* The target of (kind, name), or NULL. One hash probe on average. */
