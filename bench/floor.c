@@ -6,7 +6,12 @@
  * libbpf, no symbol or type parsing. Any resolver must at least page these
  * in once, so this is a lower bound for btfids on the same file.
  *
- *   floor ELF64...      prints "SECTION BYTES" lines and a checksum
+ * With --libbpf it also hands the mapped .BTF to libbpf's btf__new() (a
+ * copy of the section, the byte swap of a foreign-endian one, an index of
+ * every type) and frees it: the least a tool pays that reads BTF through
+ * libbpf, as btfids and the kernel's resolve_btfids do.
+ *
+ *   floor [--libbpf] ELF64...   prints "SECTION BYTES" lines and a checksum
  */
 #include <byteswap.h>
 #include <elf.h>
@@ -17,8 +22,10 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <bpf/btf.h>
 
 static int swap;
+static int with_libbpf;
 
 static uint64_t g64(uint64_t v) { return swap ? bswap_64(v) : v; }
 static uint32_t g32(uint32_t v) { return swap ? bswap_32(v) : v; }
@@ -74,6 +81,16 @@ static int one(const char *path)
 			continue;
 		sum += touch(m + g64(sh[i].sh_offset), g64(sh[i].sh_size));
 		printf("%s %llu\n", name, (unsigned long long)g64(sh[i].sh_size));
+		if (with_libbpf && !strcmp(name, ".BTF")) {
+			struct btf *btf = btf__new(m + g64(sh[i].sh_offset), g64(sh[i].sh_size));
+
+			if (!btf) {
+				fprintf(stderr, "%s: libbpf cannot read .BTF\n", path);
+				return 1;
+			}
+			sum += btf__type_cnt(btf);
+			btf__free(btf);
+		}
 	}
 	printf("checksum %llx\n", (unsigned long long)sum);
 	munmap((void *)m, st.st_size);
@@ -85,7 +102,11 @@ int main(int argc, char **argv)
 {
 	int i, err = 0;
 
-	for (i = 1; i < argc; i++)
-		err |= one(argv[i]);
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--libbpf"))
+			with_libbpf = 1;
+		else
+			err |= one(argv[i]);
+	}
 	return err;
 }
