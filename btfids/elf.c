@@ -438,3 +438,34 @@ int btfids_elf_write_ids(struct btfids_elf *e, const void *buf, struct btfids_re
 	}
 	return 0;
 }
+
+/* @v as the file stores a 16-bit field, read back in host order */
+static uint16_t raw16(const struct btfids_elf *e, uint16_t v)
+{
+	unsigned char b[2];
+	uint16_t raw;
+
+	if (e->elf_data == ELFDATA2MSB) {
+		b[0] = v >> 8;
+		b[1] = v;
+	} else {
+		b[0] = v;
+		b[1] = v >> 8;
+	}
+	memcpy(&raw, b, sizeof(raw));
+	return raw;
+}
+
+size_t btfids_elf_next_sym_in(const struct btfids_elf *e, size_t i, size_t shndx)
+{
+	/* st_shndx: offset 14 in Elf32_Sym, 6 in Elf64_Sym */
+	const unsigned char *p = e->syms + (e->elf_class == ELFCLASS32 ? 14 : 6);
+	uint16_t want = raw16(e, shndx), xindex = raw16(e, SHN_XINDEX), v;
+
+	for (; i < e->nr_syms; i++) {
+		memcpy(&v, p + i * e->sym_size, sizeof(v));
+		if (v == want || v == xindex)
+			break;
+	}
+	return i;
+}

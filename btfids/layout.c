@@ -69,14 +69,14 @@ static int collect_labels(struct build *b)
 	b->labels = calloc(e->nr_syms + 1, sizeof(*b->labels));
 	if (!b->labels)
 		return -ENOMEM;
-	for (i = 0; i < e->nr_syms; i++) {
+	for (i = btfids_elf_next_sym_in(e, 0, e->ids.index); i < e->nr_syms;
+	     i = btfids_elf_next_sym_in(e, i + 1, e->ids.index)) {
 		const char *name;
 		size_t shndx;
 		GElf_Sym st;
 		uint64_t off;
 
-		if (!btfids_elf_sym_maybe_in(e, i, e->ids.index) ||
-		    btfids_elf_sym(e, i, &st, &shndx, &name) || shndx != e->ids.index ||
+		if (btfids_elf_sym(e, i, &st, &shndx, &name) || shndx != e->ids.index ||
 		    !is_label(&st, name) || !btfids_elf_ids_offset(e, st.st_value, &off) ||
 		    off >= e->ids.size)
 			continue;

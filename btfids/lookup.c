@@ -486,6 +486,8 @@ static int walk(const struct btf *btf, __u32 first, struct btfids_syms *s,
 			btfids_err(r, path, "malformed BTF: no name for type ID %u", id);
 			return -EINVAL;
 		}
+		if (!btfids_syms_may_have(s, name))
+			continue;
 		tg = btfids_syms_find(s, kind, name);
 		if (tg && match(tg, id, &left[kind], r))
 			return -ENOMEM;

@@ -221,13 +221,12 @@ static int scan_symbols(struct collect *c)
 	size_t i;
 	int err;
 
-	for (i = 0; i < e->nr_syms; i++) {
+	for (i = btfids_elf_next_sym_in(e, 0, e->ids.index); i < e->nr_syms;
+	     i = btfids_elf_next_sym_in(e, i + 1, e->ids.index)) {
 		const char *name;
 		size_t shndx;
 		GElf_Sym st;
 
-		if (!btfids_elf_sym_maybe_in(e, i, e->ids.index))
-			continue;
 		err = btfids_elf_sym(e, i, &st, &shndx, &name);
 		if (err == -ENOENT) {
 			btfids_err(c->r, e->path, "symbol %zu uses SHN_XINDEX but there is no SHT_SYMTAB_SHNDX section", i);
@@ -301,12 +300,6 @@ uint32_t btfids_name_hash(enum btfids_kind kind, const char *name)
 	return h >> 32 ^ h;
 }
 
-/* The first two bytes of a name (the NUL included for shorter ones). */
-static inline unsigned int name_prefix(const char *name)
-{
-	return (unsigned char)name[0] | (name[0] ? (unsigned char)name[1] << 8 : 0);
-}
-
 /*
  * btfids_lookup() asks for every FUNC/STRUCT/UNION/TYPEDEF name of BTF
  * (~60,000 in a vmlinux) and nearly all are misses: most are told apart by
@@ -320,7 +313,7 @@ static int build_hash(struct btfids_syms *s)
 	if (!s->prefix)
 		return -ENOMEM;
 	for (i = 0; i < s->nr_targets; i++) {
-		unsigned int p = name_prefix(s->targets[i].name);
+		unsigned int p = btfids_name_prefix(s->targets[i].name);
 
 		s->prefix[p / 64] |= 1ull << (p % 64);
 	}
@@ -479,11 +472,10 @@ void btfids_syms_free(struct btfids_syms *s)
 struct btfids_target *btfids_syms_find(const struct btfids_syms *s,
 				       enum btfids_kind kind, const char *name)
 {
-	unsigned int p = name_prefix(name);
 	uint32_t hash;
 	size_t h;
 
-	if (!s->hash || !(s->prefix[p / 64] & (1ull << (p % 64))))
+	if (!s->hash || !btfids_syms_may_have(s, name))
 		return NULL;
 	hash = btfids_name_hash(kind, name);
 	for (h = hash & s->hash_mask; s->hash[h].target; h = (h + 1) & s->hash_mask) {

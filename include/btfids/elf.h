@@ -86,18 +86,14 @@ static inline uint16_t btfids_elf_get16(const struct btfids_elf *e, const unsign
 }
 
 /*
- * Cheap test, on the raw st_shndx, that symbol @i may be defined in
- * section @shndx (SHN_XINDEX symbols may be: btfids_elf_sym() decides).
+ * The first symbol index from @i on that may be defined in section @shndx,
+ * or nr_syms: a test of the raw st_shndx bytes only, so a vmlinux's
+ * ~190,000 symbols cost a 2-byte compare each. SHN_XINDEX symbols may be
+ * in it too (btfids_elf_sym() decides), as may reserved indexes when
+ * @shndx is >= SHN_LORESERVE: callers still check what btfids_elf_sym()
+ * returns.
  */
-static inline bool btfids_elf_sym_maybe_in(const struct btfids_elf *e, size_t i,
-					   size_t shndx)
-{
-	/* st_shndx: offset 14 in Elf32_Sym, 6 in Elf64_Sym */
-	size_t at = e->elf_class == ELFCLASS32 ? 14 : 6;
-	uint16_t x = btfids_elf_get16(e, e->syms + i * e->sym_size + at);
-
-	return x == shndx || x == SHN_XINDEX;
-}
+size_t btfids_elf_next_sym_in(const struct btfids_elf *e, size_t i, size_t shndx);
 
 /* Byte offset in .BTF_ids of an address (st_value) that points into it. */
 static inline bool btfids_elf_ids_offset(const struct btfids_elf *e,

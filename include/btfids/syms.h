@@ -117,6 +117,23 @@ void btfids_syms_free(struct btfids_syms *s);
  */
 uint32_t btfids_name_hash(enum btfids_kind kind, const char *name);
 
+/* The first two bytes of a name (the NUL included for shorter ones). */
+static inline unsigned int btfids_name_prefix(const char *name)
+{
+	return (unsigned char)name[0] | (name[0] ? (unsigned char)name[1] << 8 : 0);
+}
+
+/*
+ * False when no target can be named @name: a bit per two-byte prefix, the
+ * cheap "no" for most of a vmlinux's names, inline in the lookup's loop.
+ */
+static inline bool btfids_syms_may_have(const struct btfids_syms *s, const char *name)
+{
+	unsigned int p = btfids_name_prefix(name);
+
+	return s->prefix && (s->prefix[p / 64] & (1ull << (p % 64)));
+}
+
 /* The target of (kind, name), or NULL. One hash probe on average. */
 struct btfids_target *btfids_syms_find(const struct btfids_syms *s,
 				       enum btfids_kind kind, const char *name);
