@@ -22,10 +22,14 @@ CFLAGS	+= $(shell $(PKG_CONFIG) --cflags libbpf libelf zlib 2>/dev/null)
 # three libraries a vmlinux run is about 1 ms (10%) shorter (bench/run).
 # LINK=shared links the shared libraries instead (distribution builds).
 # Test binaries always link the shared ones.
+# With -static in LDFLAGS everything is static already: no -Bdynamic then.
 LINK	?= static
-ifeq ($(LINK),static)
-BIN_LIBS := -Wl,-Bstatic $(shell $(PKG_CONFIG) --static --libs libbpf libelf zlib 2>/dev/null || \
-		echo -lbpf -lelf -lz) -Wl,-Bdynamic
+STATIC_LIBS := $(shell $(PKG_CONFIG) --static --libs libbpf libelf zlib 2>/dev/null || \
+		 echo -lbpf -lelf -lz)
+ifneq ($(filter -static,$(LDFLAGS)),)
+BIN_LIBS := $(STATIC_LIBS)
+else ifeq ($(LINK),static)
+BIN_LIBS := -Wl,-Bstatic $(STATIC_LIBS) -Wl,-Bdynamic
 else
 BIN_LIBS := $(LIBS)
 endif
@@ -85,13 +89,14 @@ sanitize: $(SAN_DIR)/btfids $(SAN_TESTS) fixtures
 	ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/fuzz/lsan.supp \
 	tests/run $(SAN_TESTS)
 
-# make fuzz: libFuzzer (clang) over the whole pipeline, FUZZ_SECONDS long,
+# make fuzz: libFuzzer (clang) over the whole pipeline (resolve, the
+# trampoline tables, check's layout and findings), FUZZ_SECONDS long,
 # seeded with the built fixtures and the bad objects of check_badinput;
 # crashes land in tests/build/fuzz.
 FUZZ_CC	     ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_DIR     := tests/build/fuzz
-FUZZ_SRCS    := $(addprefix btfids/,elf.c syms.c lookup.c patch.c report.c)
+FUZZ_SRCS    := $(LIB_SRCS)
 FUZZ_FLAGS   := -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 
 $(FUZZ_DIR)/fuzz_resolve: tests/fuzz/fuzz_resolve.c $(FUZZ_SRCS) $(HDRS)

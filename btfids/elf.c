@@ -459,9 +459,13 @@ static uint16_t raw16(const struct btfids_elf *e, uint16_t v)
 size_t btfids_elf_next_sym_in(const struct btfids_elf *e, size_t i, size_t shndx)
 {
 	/* st_shndx: offset 14 in Elf32_Sym, 6 in Elf64_Sym */
-	const unsigned char *p = e->syms + (e->elf_class == ELFCLASS32 ? 14 : 6);
+	size_t at = e->elf_class == ELFCLASS32 ? 14 : 6;
 	uint16_t want = raw16(e, shndx), xindex = raw16(e, SHN_XINDEX), v;
+	const unsigned char *p;
 
+	if (i >= e->nr_syms)	/* an empty table has no e->syms to offset */
+		return e->nr_syms;
+	p = e->syms + at;
 	for (; i < e->nr_syms; i++) {
 		memcpy(&v, p + i * e->sym_size, sizeof(v));
 		if (v == want || v == xindex)
