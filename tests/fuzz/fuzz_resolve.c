@@ -3,8 +3,10 @@
  * fuzz_resolve.c - libFuzzer target over the whole resolve pipeline:
  * open -> collect symbols -> load the object's own BTF (split on the
  * fixture image when it is a relocatable object) -> look up -> patch a
- * copy of .BTF_ids in memory. The input is written once to a memfd and
- * opened read-only through /proc/self/fd; nothing is ever written back.
+ * copy of .BTF_ids in memory -> build the trampoline tables (resolve,
+ * models) -> lay out .BTF_ids and collect the findings with suggestions
+ * (check, dump). The input is written once to a memfd and opened
+ * read-only through /proc/self/fd; nothing is ever written back.
  *
  * $FUZZ_BASE: base BTF for ET_REL inputs (default: the x86-64 fixture image).
  */
@@ -19,9 +21,12 @@
 #include <bpf/libbpf.h>
 
 #include "btfids/elf.h"
+#include "btfids/findings.h"
+#include "btfids/layout.h"
 #include "btfids/lookup.h"
 #include "btfids/patch.h"
 #include "btfids/syms.h"
+#include "btfids/tramp_fill.h"
 
 static struct btfids_report rep;
 static struct btf *base;
@@ -43,6 +48,31 @@ static void init(void)
 	if (!b)
 		b = "tests/build/fixtures/x86_64-linux-gnu/image";
 	base = btf__parse(b, NULL);	/* NULL: ET_REL inputs load unsplit */
+}
+
+/* What resolve and models add: the .BTF_tramp tables, in memory only. */
+static void tables(const struct btfids_elf *e, const struct btfids_syms *s,
+		   const struct btf *btf)
+{
+	struct btfids_tramp t = {};
+
+	btfids_tramp_fill(e, s, btf, &t, &rep);
+	btfids_tramp_free(&t);
+}
+
+/* What check and dump add: the layout, the findings, the suggestions. */
+static void findings(const struct btfids_elf *e, const struct btfids_syms *s,
+		     const struct btf *btf)
+{
+	struct btfids_findings f = {};
+	struct btfids_names names = {};
+	struct btfids_layout l = {};
+
+	if (!btfids_layout_build(e, s, &l, &rep) && !btfids_names_build(btf, &names))
+		btfids_findings_collect(s, &l, &names, true, &f);
+	btfids_findings_free(&f);
+	btfids_names_free(&names);
+	btfids_layout_free(&l);
 }
 
 static void pipeline(const char *path)
@@ -67,6 +97,8 @@ static void pipeline(const char *path)
 		goto out;
 	memcpy(buf, e.ids.data, e.ids.size);
 	btfids_patch(&s, buf, btfids_elf_big_endian(&e));
+	tables(&e, &s, btf);
+	findings(&e, &s, btf);
 out:
 	free(buf);
 	btf__free(btf);
