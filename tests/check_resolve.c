@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "testlib.h"
+#include "btfids/elf.h"
 
 /* flags from tests/fixtures/src/types.h */
 #define FX_F_ACQUIRE	(1 << 0)
@@ -612,6 +613,58 @@ START_TEST(t_output)
 }
 END_TEST
 
+/*
+ * The raw st_shndx filter against symbols laid out by <elf.h>'s Elf32_Sym
+ * and Elf64_Sym (gABI), in both byte orders: which symbols may be in
+ * section 7. 0x0700 is 7 in the other byte order; SHN_XINDEX symbols may be.
+ */
+static const uint16_t shndx_in[] = { 0, 7, 0x0700, SHN_XINDEX, 7, SHN_ABS, 0x0707, 7 };
+static const size_t may_be_in_7[] = { 1, 3, 4, 7 };
+
+static uint16_t as_file16(uint16_t v, unsigned char data)
+{
+	unsigned char b[2] = { data == ELFDATA2MSB ? v >> 8 : v & 0xff,
+			       data == ELFDATA2MSB ? v & 0xff : v >> 8 };
+	uint16_t r;
+
+	memcpy(&r, b, 2);
+	return r;
+}
+
+START_TEST(t_next_sym_in)
+{
+	unsigned char cls = _i & 1 ? ELFCLASS64 : ELFCLASS32;
+	unsigned char data = _i & 2 ? ELFDATA2MSB : ELFDATA2LSB;
+	size_t n = sizeof(shndx_in) / sizeof(shndx_in[0]), i, k = 0;
+	Elf32_Sym s32[sizeof(shndx_in) / sizeof(shndx_in[0])] = {};
+	Elf64_Sym s64[sizeof(shndx_in) / sizeof(shndx_in[0])] = {};
+	struct btfids_elf e = { .elf_class = cls, .elf_data = data, .nr_syms = n };
+
+	for (i = 0; i < n; i++) {
+		/* other fields hold 7s too, to catch a read at the wrong offset */
+		s32[i] = (Elf32_Sym){ .st_name = 0x07070707, .st_value = 0x07070707,
+				      .st_size = 0x07070707, .st_info = 7, .st_other = 7,
+				      .st_shndx = as_file16(shndx_in[i], data) };
+		s64[i] = (Elf64_Sym){ .st_name = 0x07070707, .st_info = 7, .st_other = 7,
+				      .st_shndx = as_file16(shndx_in[i], data),
+				      .st_value = 0x0707070707070707ull };
+	}
+	e.syms = cls == ELFCLASS64 ? (const unsigned char *)s64 : (const unsigned char *)s32;
+	e.sym_size = cls == ELFCLASS64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
+	for (i = btfids_elf_next_sym_in(&e, 0, 7); i < n; i = btfids_elf_next_sym_in(&e, i + 1, 7)) {
+		ck_assert_uint_lt(k, sizeof(may_be_in_7) / sizeof(may_be_in_7[0]));
+		ck_assert_uint_eq(i, may_be_in_7[k]);
+		k++;
+	}
+	ck_assert_uint_eq(i, n);
+	ck_assert_uint_eq(k, sizeof(may_be_in_7) / sizeof(may_be_in_7[0]));
+	/* an empty table: no symbol array at all */
+	e.syms = NULL;
+	e.nr_syms = 0;
+	ck_assert_uint_eq(btfids_elf_next_sym_in(&e, 0, 7), 0);
+}
+END_TEST
+
 static Suite *resolve_suite(void)
 {
 	Suite *s = suite_create("resolve");
@@ -637,6 +690,7 @@ static Suite *resolve_suite(void)
 	tcase_add_loop_test(tc, t_btf_base_section, 0, 1);
 	tcase_add_test(tc, t_base_other_byte_order);
 	tcase_add_test(tc, t_usage);
+	tcase_add_loop_test(tc, t_next_sym_in, 0, 4);
 	suite_add_tcase(s, tc);
 	return s;
 }
