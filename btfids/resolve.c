@@ -31,6 +31,13 @@ struct resolve_opts {
 	struct btfids_report rep;
 };
 
+static bool same_file(const char *a, const char *b)
+{
+	struct stat x, y;
+
+	return !stat(a, &x) && !stat(b, &y) && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -351,6 +358,9 @@ static int parse_args(int argc, char **argv, struct resolve_opts *o)
 		fprintf(stderr, "btfids: --patch_btfids edits in place; it does not take -o\n");
 		return -1;
 	}
+	/* -o naming the input itself (a link to it included) is an in-place run */
+	if (o->output && same_file(o->output, argv[optind]))
+		o->output = NULL;
 	return optind;
 }
 

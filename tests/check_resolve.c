@@ -604,6 +604,20 @@ START_TEST(t_output)
 	assert_unchanged(src, copy);
 	assert_unchanged(done, out);
 	unlink(out);
+	/* -o onto the input itself: in place, the same inode (hard links stay) */
+	{
+		struct stat before, after;
+
+		ck_assert_int_eq(chmod(copy, 0644), 0);
+		ck_assert_int_eq(link(copy, out), 0);
+		ck_assert_int_eq(stat(copy, &before), 0);
+		ck_assert_int_eq(TL_RUN(NULL, "-o", copy, copy), 0);
+		ck_assert_int_eq(stat(copy, &after), 0);
+		ck_assert_uint_eq(before.st_ino, after.st_ino);
+		assert_unchanged(done, copy);
+		assert_unchanged(done, out);
+		unlink(out);
+	}
 	unlink(copy);
 	unlink(done);
 	free(out);
