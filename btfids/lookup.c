@@ -4,6 +4,10 @@
  * in one pass over all types.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <bpf/libbpf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stddef.h>
@@ -17,16 +21,38 @@ static int btf_error(struct btf *btf)
 	return btf ? 0 : (errno ? -errno : -EINVAL);
 }
 
-static bool is_elf(const char *path)
+int btfids_btf_file_kind(const char *path)
 {
-	unsigned char magic[SELFMAG];
-	FILE *f = fopen(path, "rb");
-	bool elf = f && fread(magic, 1, SELFMAG, f) == SELFMAG &&
-		   !memcmp(magic, ELFMAG, SELFMAG);
+	unsigned char m[SELFMAG] = {};
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
+	struct stat st;
 
-	if (f)
-		fclose(f);
-	return elf;
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st))
+		err = -errno;
+	else if (S_ISDIR(st.st_mode))
+		err = -EISDIR;
+	else if (!S_ISREG(st.st_mode))
+		err = -EINVAL;
+	else if (read(fd, m, sizeof(m)) < 2)
+		m[0] = 0;
+	close(fd);
+	if (err)
+		return err;
+	if (!memcmp(m, ELFMAG, SELFMAG))
+		return BTFIDS_FILE_ELF;
+	/* struct btf_header's magic 0xeb9f, in either byte order */
+	if ((m[0] == 0x9f && m[1] == 0xeb) || (m[0] == 0xeb && m[1] == 0x9f))
+		return BTFIDS_FILE_RAW_BTF;
+	return BTFIDS_FILE_OTHER;
+}
+
+const char *btfids_btf_strerror(int err, char *buf, size_t len)
+{
+	if (libbpf_strerror(err, buf, len))
+		snprintf(buf, len, "%s", strerror(err < 0 ? -err : err));
+	return buf;
 }
 
 /* A vmlinux base: its .BTF straight from the mapped file, no second read. */
@@ -50,16 +76,26 @@ static struct btf *parse_base_elf(const char *path, struct btfids_report *r)
 
 int btfids_btf_load_base(const char *path, struct btf **out, struct btfids_report *r)
 {
-	struct btf *btf;
-	int err;
+	int kind = btfids_btf_file_kind(path), err;
+	struct btf *btf = NULL;
+	char msg[128];
 
+	if (kind < 0) {
+		btfids_err(r, path, "cannot load base BTF: %s",
+			   kind == -EINVAL ? "not a regular file" : strerror(-kind));
+		return kind;
+	}
+	if (kind == BTFIDS_FILE_OTHER) {
+		btfids_err(r, path, "cannot load base BTF: neither an ELF file nor raw BTF (no 0xeb9f magic)");
+		return -EINVAL;
+	}
 	errno = 0;
-	btf = is_elf(path) ? parse_base_elf(path, r) : btf__parse(path, NULL);
+	btf = kind == BTFIDS_FILE_ELF ? parse_base_elf(path, r) : btf__parse(path, NULL);
 	err = btf_error(btf);
 	if (err) {
-		btfids_err(r, path, "cannot load base BTF: %s%s", strerror(-err),
-			   err == -ENOENT || err == -ENODATA ?
-			   " (no such file, or an ELF without .BTF)" : "");
+		btfids_err(r, path, "cannot load base BTF: %s%s",
+			   btfids_btf_strerror(err, msg, sizeof(msg)),
+			   err == -ENODATA ? " (an ELF without .BTF)" : "");
 		return err;
 	}
 	*out = btf;

@@ -27,6 +27,7 @@
 #include "btfids.h"
 #include "btfids/fmodel.h"
 #include "btfids/json.h"
+#include "btfids/lookup.h"
 #include "btfids/tramp_fill.h"
 
 void btfids_models_print(struct btfids_json *j, const char *name, uint32_t id,
@@ -79,56 +80,45 @@ static void usage(FILE *f)
 		"Exit status: 0 ok, 255 failure, 129 usage error.\n");
 }
 
-static bool is_elf(const char *path)
-{
-	unsigned char m[4] = {};
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return false;
-	if (read(fd, m, 4) != 4)
-		m[0] = 0;
-	close(fd);
-	return !memcmp(m, "\177ELF", 4);
-}
-
 static int models_all(const char *path, const char *arch, const char *base_path,
 		      struct btfids_report *r)
 {
+	int kind = btfids_btf_file_kind(path), err;
 	struct btfids_target_arch a = {};
 	struct btf *base = NULL, *btf;
 	uint32_t id, first = 1, n;
 	struct btfids_fmodel m;
 	struct btfids_json j;
-	int err;
+	char msg[128];
 
-	if (is_elf(path)) {
+	if (kind == BTFIDS_FILE_ELF) {
 		struct btfids_elf e;
 
 		if (btfids_elf_open(&e, path, false, r))
 			return -EINVAL;
 		btfids_arch_from_elf(e.machine, e.elf_class, &a);
 		btfids_elf_close(&e);
+	} else if (kind < 0 || kind == BTFIDS_FILE_OTHER) {
+		btfids_err(r, path, "cannot read BTF: %s", kind == BTFIDS_FILE_OTHER ?
+			   "neither an ELF file nor raw BTF (no 0xeb9f magic)" :
+			   kind == -EINVAL ? "not a regular file" : strerror(-kind));
+		return -EINVAL;
 	} else if (!arch) {
 		btfids_err(r, path, "raw BTF: --arch NAME is required");
 		return -EINVAL;
 	}
-	if (arch && btfids_arch_from_name(arch, &a)) {
-		btfids_err(r, NULL, "unknown --arch %s", arch);
-		return -EINVAL;
-	}
+	if (arch)
+		btfids_arch_from_name(arch, &a);	/* checked by do_models() */
 	if (base_path) {
-		base = btf__parse(base_path, NULL);
-		if (!base) {
-			btfids_err(r, base_path, "cannot read BTF: %s", strerror(errno));
+		if (btfids_btf_load_base(base_path, &base, r))
 			return -EINVAL;
-		}
 		first = btf__type_cnt(base);
 	}
+	errno = 0;
 	btf = base ? btf__parse_split(path, base) : btf__parse(path, NULL);
 	if (!btf) {
-		err = -errno;
-		btfids_err(r, path, "cannot read BTF: %s", strerror(errno));
+		err = errno ? -errno : -EINVAL;
+		btfids_err(r, path, "cannot read BTF: %s", btfids_btf_strerror(err, msg, sizeof(msg)));
 		btf__free(base);
 		return err;
 	}
@@ -190,6 +180,14 @@ int do_models(int argc, char **argv)
 		}
 	}
 	if (argc - optind != 1) {
+		fprintf(stderr, "btfids models: %s\n", argc == optind ? "no ELF file given" :
+			"one file at a time");
+		usage(stderr);
+		return BTFIDS_EXIT_USAGE;
+	}
+	if (arch && btfids_arch_from_name(arch, &(struct btfids_target_arch){})) {
+		fprintf(stderr, "btfids models: unknown --arch %s (the targets are listed below)\n",
+			arch);
 		usage(stderr);
 		return BTFIDS_EXIT_USAGE;
 	}

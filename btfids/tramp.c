@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "btfids/lookup.h"
 #include "btfids/patch.h"
 #include "btfids/tramp_fill.h"
 
@@ -420,16 +421,15 @@ int btfids_tramp_print(const char *path, const char *base_path, FILE *out,
 	if (err)
 		return err;
 	err = find_section(&e, &t.sec, r);
+	if (!err && (!t.sec.index || !e.symtab_index))	/* not an error: say so */
+		btfids_dbg(r, 0, "btfids models: %s has no %s: no tables to print (--all models every function)\n",
+			   path, t.sec.index ? "symbol table" : ".BTF_tramp section");
 	if (err || !t.sec.index || !e.symtab_index)
 		goto out;
 	be = btfids_elf_big_endian(&e);
-	if (base_path) {
-		base = btf__parse(base_path, NULL);
-		if (!base) {
-			btfids_err(r, base_path, "cannot read BTF: %s", strerror(errno));
-			err = -EINVAL;
-			goto out;
-		}
+	if (base_path && btfids_btf_load_base(base_path, &base, r)) {
+		err = -EINVAL;
+		goto out;
 	}
 	/* only names come from BTF; without it (a module without -b) the slots name them */
 	btf = base ? btf__parse_split(path, base) : btf__parse(path, NULL);

@@ -451,6 +451,43 @@ START_TEST(t_base_mismatch)
 }
 END_TEST
 
+/*
+ * A -b that is no BTF: a text file, a directory, a missing file, an ELF
+ * without .BTF. Each names the base and says what it is, in btfids' words
+ * (no libbpf line, no "Unknown error" for libbpf's own codes); the module
+ * is left as it was.
+ */
+START_TEST(t_bad_base)
+{
+	static const struct { const char *name, *phrase; } cases[] = {
+		{ "notelf", "neither an ELF file nor raw BTF" },
+		{ ".", "Is a directory" },
+		{ "no-such-base", "No such file or directory" },
+		{ "/bin/true", "an ELF without .BTF" },
+	};
+	char *base = cases[_i].name[0] == '/' ? strdup(cases[_i].name) :
+		     tl_path(bad, cases[_i].name);
+	char *mod = copy_of(fix, "module.o"), *err;
+	unsigned char *before = NULL, *after;
+	size_t n_before, n_after;
+
+	before = tl_slurp(mod, &n_before);
+	ck_assert_int_eq(TL_RUN(&err, "-b", base, mod), 255);
+	ck_assert_msg(strstr(err, "FAILED ") && strstr(err, base), "base not named: %s", err);
+	ck_assert_msg(strstr(err, cases[_i].phrase), "expected '%s' in: %s", cases[_i].phrase, err);
+	ck_assert_msg(!strstr(err, "libbpf:") && !strstr(err, "Unknown error"), "%s", err);
+	after = tl_slurp(mod, &n_after);
+	ck_assert_uint_eq(n_before, n_after);
+	ck_assert(!memcmp(before, after, n_before));
+	unlink(mod);
+	free(before);
+	free(after);
+	free(err);
+	free(mod);
+	free(base);
+}
+END_TEST
+
 START_TEST(t_split_without_base)
 {
 	expect_fail_args(copy_of(fix, "module.o"),
@@ -698,6 +735,7 @@ static Suite *badinput_suite(void)
 	tcase_add_test(tc, t_btf_type_range);
 	tcase_add_test(tc, t_base_mismatch);
 	tcase_add_test(tc, t_split_without_base);
+	tcase_add_loop_test(tc, t_bad_base, 0, 4);
 	tcase_add_test(tc, t_read_only);
 	tcase_add_test(tc, t_xindex_ok);
 	tcase_add_test(tc, t_xindex_bad);

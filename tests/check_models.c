@@ -476,6 +476,21 @@ START_TEST(t_verb)
 			funcs += btf_is_func(btf__type_by_id(btf, id));
 		ck_assert_int_eq(n, funcs);
 	}
+
+	/* an unknown --arch is a usage error that names it */
+	rc = TL_RUN(&err, "models", "--all", "--arch", "vax", path);
+	ck_assert_int_eq(rc, 129);
+	ck_assert_ptr_nonnull(strstr(err, "unknown --arch vax"));
+	free(err);
+	/* a file that is no BTF at all is said to be so, named */
+	fd = open(path, O_WRONLY | O_TRUNC);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, "hello\n", 6), 6);
+	close(fd);
+	rc = TL_RUN(&err, "models", "--all", "--arch", "x86_64", path);
+	ck_assert_int_eq(rc, 255);
+	ck_assert_msg(strstr(err, path) && strstr(err, "neither an ELF file nor raw BTF"), "%s", err);
+	free(err);
 	unlink(path);
 }
 END_TEST

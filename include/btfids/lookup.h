@@ -16,6 +16,22 @@
 #include "btfids/elf.h"
 #include "btfids/syms.h"
 
+/* What a BTF file given on the command line is, by its first bytes. */
+enum {
+	BTFIDS_FILE_ELF,	/* \177ELF: BTF in its .BTF section */
+	BTFIDS_FILE_RAW_BTF,	/* struct btf_header magic 0xeb9f, either byte order */
+	BTFIDS_FILE_OTHER,	/* neither */
+};
+
+/*
+ * BTFIDS_FILE_* for @path, or a negative errno when it cannot be opened
+ * (-EINVAL: not a regular file; -EISDIR: a directory).
+ */
+int btfids_btf_file_kind(const char *path);
+
+/* Text for a negative errno that may be libbpf's own (LIBBPF_ERRNO__*). */
+const char *btfids_btf_strerror(int err, char *buf, size_t len);
+
 /*
  * Load base BTF from @path: raw BTF (e.g. /sys/kernel/btf/vmlinux) or an
  * ELF with .BTF. Returns 0 and *out, or a negative errno after an error
