@@ -11,6 +11,7 @@
  *
  * Exit status: 0, or 2 for bad input or usage.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,28 @@ static void usage(FILE *f)
 		"print as '?'. Exit status: 0 ok, 2 bad input or usage.\n");
 }
 
+/*
+ * A module without -b: its .BTF is read if it stands alone; split BTF
+ * needs the vmlinux it sits on, so without one the dump goes on unnamed.
+ */
+static int load_module_btf(struct dump_opts *o, struct dumped *d)
+{
+	struct btfids_capture c;
+	int err;
+
+	if (btfids_capture_begin(&c, &o->rep))
+		return -ENOMEM;
+	err = btfids_btf_load(&d->e, NULL, NULL, &d->btf, &o->rep);
+	free(btfids_capture_end(&c));
+	if (err && err != -ENOMEM) {
+		btfids_dbg(&o->rep, 0, "btfids dump: %s: split BTF, not read without -b vmlinux; sorted set entries print as ?\n",
+			   d->path);
+		d->btf = NULL;
+		return 0;
+	}
+	return err;
+}
+
 /* BTF when there is some: its own .BTF, --btf, split on -b for modules. */
 static int load_btf(struct dump_opts *o, struct dumped *d)
 {
@@ -61,7 +84,12 @@ static int load_btf(struct dump_opts *o, struct dumped *d)
 
 	if (!o->btf_path && !d->e.btf.index)
 		return 0;
-	err = btfids_btf_load(&d->e, o->btf_path, base, &d->btf, &o->rep);
+	if (!o->btf_path && !base && d->e.type == ET_REL && !d->e.btf_base.index)
+		err = load_module_btf(o, d);
+	else
+		err = btfids_btf_load(&d->e, o->btf_path, base, &d->btf, &o->rep);
+	if (!err && !d->btf)
+		return 0;
 	if (!err)
 		err = btfids_lookup(d->btf, &d->s, d->path, &o->rep);
 	d->named = !err;

@@ -145,8 +145,11 @@ static int add_sets(struct build *b)
 		g->count = btfids_get32(d + set->off, be);
 		if (set->kind == BTFIDS_SET8)
 			g->flags = btfids_get32(d + set->off + 4, be);
-		/* any count word but 0 means a run sorted it, even a wrong one */
-		g->sorted = g->count != 0;
+		/*
+		 * Any count word but 0 means a run sorted it, even a wrong one;
+		 * an empty set (st_size: no entries) is the same either way.
+		 */
+		g->sorted = g->count != 0 || set->cnt == 0;
 	}
 	return 0;
 }

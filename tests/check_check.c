@@ -478,7 +478,25 @@ START_TEST(t_dump)
 	ck_assert_int_eq(RUN(&out, NULL, "dump", copy), 0);
 	ASSERT_HAS(out, "set8 fx_kfuncs at 0x");
 	ASSERT_HAS(out, ", count word 4, flags 0x1 (KFUNCS)\n");
+	/* an empty set's count word is 0 resolved or not: no "not resolved yet" */
+	ASSERT_HAS(out, "set fx_empty at 0x");
+	ck_assert_msg(!strstr(out, "0 entries, count word 0 (not resolved yet)"), "%s", out);
 	free(out);
+	/* a module: without -b its split BTF is not read, the dump goes on unnamed */
+	{
+		char *mod = tl_path(dirs[_i], "module.o"), *m = tl_tmpcopy(mod);
+
+		ck_assert_int_eq(TL_RUN(NULL, "-b", img, m), 0);
+		ck_assert_int_eq(RUN(&out, NULL, "dump", m), 0);
+		ASSERT_HAS(out, "no BTF, so sorted sets' entries are not named");
+		free(out);
+		ck_assert_int_eq(RUN(&out, NULL, "dump", "-b", img, m), 0);
+		ck_assert_msg(!strstr(out, "no BTF"), "%s", out);
+		free(out);
+		unlink(m);
+		free(m);
+		free(mod);
+	}
 	ck_assert_int_eq(RUN(&out, NULL, "dump", "/nonexistent"), 2);
 	free(out);
 	btf__free(btf);
