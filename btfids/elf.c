@@ -35,6 +35,10 @@ static int open_file(struct btfids_elf *e, bool writable, struct btfids_report *
 	struct stat st;
 
 	e->fd = open(e->path, (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+	if (e->fd < 0 && errno == EISDIR) {
+		btfids_err(r, e->path, "is a directory, not an ELF file");
+		return -EISDIR;
+	}
 	if (e->fd < 0) {
 		int err = -errno;
 
@@ -50,8 +54,9 @@ static int open_file(struct btfids_elf *e, bool writable, struct btfids_report *
 		return err;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		btfids_err(r, e->path, "not a regular file");
-		return -EINVAL;
+		btfids_err(r, e->path, S_ISDIR(st.st_mode) ? "is a directory, not an ELF file" :
+			   "not a regular file");
+		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 	}
 	/* root may open anything O_RDWR; a file without write bits is still read-only */
 	if (writable && !(st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH))) {

@@ -112,6 +112,14 @@ void btfids_out_annotation(struct btfids_out *o, const char *level, const char *
 	fputc('\n', o->out);
 }
 
+/* @msg without a leading "@file: ": json and github give the file a field */
+static const char *without_file(const char *file, const char *msg)
+{
+	size_t n = strlen(file);
+
+	return !strncmp(msg, file, n) && msg[n] == ':' && msg[n + 1] == ' ' ? msg + n + 2 : msg;
+}
+
 void btfids_out_error(struct btfids_out *o, const char *file, const char *msg)
 {
 	struct btfids_json *j = &o->jw;
@@ -121,12 +129,13 @@ void btfids_out_error(struct btfids_out *o, const char *file, const char *msg)
 		fprintf(o->err, "FAILED %s\n", msg);
 		break;
 	case BTFIDS_FMT_GITHUB:
-		btfids_out_annotation(o, "error", file, "btfids: cannot read", msg);
+		btfids_out_annotation(o, "error", file, "btfids: cannot read",
+				      without_file(file, msg));
 		break;
 	case BTFIDS_FMT_JSON:
 		btfids_json_start_object(j);
 		btfids_json_string_field(j, "file", file);
-		btfids_json_string_field(j, "error", msg);
+		btfids_json_string_field(j, "error", without_file(file, msg));
 		btfids_json_end_object(j);
 		btfids_json_newline(j);
 		break;

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -115,7 +116,8 @@ static int write_copy(struct btfids_elf *e, const unsigned char *ids,
 	fd = mkstemp(tmp);
 	if (fd < 0) {
 		err = -errno;
-		btfids_err(r, out, "cannot create %s: %s", tmp, strerror(-err));
+		btfids_err(r, out, "cannot create the temporary file %s beside it: %s", tmp,
+			   strerror(-err));
 		free(tmp);
 		return err;
 	}
@@ -173,6 +175,12 @@ static int write_result(struct resolve_opts *o, struct btfids_elf *e,
 	return write_in_place(o, e, buf, t);
 }
 
+static const char *plural(size_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* -v: one line per object; -vv: also every slot with the ID it gets. */
 static void summary(struct resolve_opts *o, const struct btfids_elf *e,
 		    const struct btfids_syms *s)
 {
@@ -180,9 +188,17 @@ static void summary(struct resolve_opts *o, const struct btfids_elf *e,
 
 	for (i = 0; i < s->nr_targets; i++)
 		unresolved += !s->targets[i].id;
-	btfids_dbg(&o->rep, 1, "%s: %zu slots for %zu names (%zu unresolved), %zu sets, %llu bytes of .BTF_ids\n",
-		   e->path, s->nr_slots, s->nr_targets, unresolved, s->nr_sets,
+	btfids_dbg(&o->rep, 1, "%s: %zu slot%s for %zu name%s (%zu unresolved), %zu set%s, %llu bytes of .BTF_ids\n",
+		   e->path, s->nr_slots, plural(s->nr_slots), s->nr_targets,
+		   plural(s->nr_targets), unresolved, s->nr_sets, plural(s->nr_sets),
 		   (unsigned long long)e->ids.size);
+	for (i = 0; i < s->nr_slots && o->rep.verbose >= 2; i++) {
+		const struct btfids_target *t = &s->targets[s->slots[i].target];
+
+		btfids_dbg(&o->rep, 2, "%s: .BTF_ids+0x%04llx  %-7s %-40s ID %u\n", e->path,
+			   (unsigned long long)s->slots[i].off, btfids_kind_str(t->kind),
+			   t->name, t->id);
+	}
 }
 
 /* Everything up to the write; on success *out holds the new section. */
@@ -221,6 +237,35 @@ static int compute(struct resolve_opts *o, struct btfids_elf *e,
 	return 0;
 }
 
+/*
+ * -o: say what is wrong with OUT before any work (and any warning): a
+ * directory, or a place where no file can be made.
+ */
+static int check_output(const char *out, struct btfids_report *r)
+{
+	char *copy = strdup(out), *dir;
+	struct stat st;
+	int err = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	dir = dirname(copy);
+	if (!stat(out, &st) && S_ISDIR(st.st_mode))
+		err = -EISDIR;
+	else if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		err = -ENOENT;
+	else if (access(dir, W_OK | X_OK))
+		err = -errno;
+	if (err == -EISDIR)
+		btfids_err(r, out, "is a directory (-o names the file to write)");
+	else if (err == -ENOENT)
+		btfids_err(r, out, "no directory %s to write it in", dir);
+	else if (err)
+		btfids_err(r, out, "cannot write in %s: %s", dir, strerror(-err));
+	free(copy);
+	return err;
+}
+
 static int resolve_one(struct resolve_opts *o, const char *path)
 {
 	struct btfids_syms s = {};
@@ -229,6 +274,9 @@ static int resolve_one(struct resolve_opts *o, const char *path)
 	struct btfids_elf e;
 	int err;
 
+	err = o->output ? check_output(o->output, &o->rep) : 0;
+	if (err)
+		return err;
 	err = btfids_elf_open(&e, path, !o->output, &o->rep);
 	if (err)
 		return err;

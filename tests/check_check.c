@@ -342,6 +342,10 @@ START_TEST(t_exit_codes)
 	ASSERT_HAS(err, "FAILED /nonexistent/base: ");
 	free(out);
 	free(err);
+	/* json: the file is a field; the error does not name it again */
+	ck_assert_int_eq(RUN(&out, NULL, "check", "--format=json", "/nonexistent/vmlinux"), 2);
+	ASSERT_HAS(out, "{\"file\":\"/nonexistent/vmlinux\",\"error\":\"cannot open: ");
+	free(out);
 	free(clean);
 	free(bad);
 }

@@ -604,6 +604,21 @@ START_TEST(t_output)
 	assert_unchanged(src, copy);
 	assert_unchanged(done, out);
 	unlink(out);
+	/* -o a directory, or into none: said before any work, nothing written */
+	{
+		const char *bad_out[] = { "/tmp", "/nonexistent-btfids/out" };
+		size_t k;
+
+		for (k = 0; k < 2; k++) {
+			char *err;
+
+			ck_assert_int_eq(TL_RUN(&err, "-o", bad_out[k], copy), 255);
+			ck_assert_msg(strstr(err, "FAILED ") && strstr(err, bad_out[k]), "%s", err);
+			ck_assert_msg(!strstr(err, "WARN"), "work done before the check: %s", err);
+			assert_unchanged(src, copy);
+			free(err);
+		}
+	}
 	/* -o onto the input itself: in place, the same inode (hard links stay) */
 	{
 		struct stat before, after;
