@@ -32,6 +32,7 @@ static int do_help(void)
 	printf("Usage: btfids [VERB] [OPTIONS] ELF...\n\n"
 	       "Without a verb, btfids takes the options of the kernel's resolve_btfids:\n"
 	       "  btfids [-v]... [--btf FILE] [-b|--btf_base FILE] [--fatal_warnings] ELF...\n"
+	       "  btfids [-v]... [...] -o OUT ELF     (a resolved copy; ELF left as it is)\n"
 	       "  btfids --patch_btfids BLOB ELF\n\n"
 	       "Verbs (btfids VERB --help for each):\n");
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
