@@ -398,6 +398,11 @@ static int parse_args(int argc, char **argv, struct resolve_opts *o)
 		fprintf(stderr, "btfids: no ELF file given\n");
 		return -1;
 	}
+	/* the kernel tool takes one file: more is a batch of modules on one base */
+	if (argc - optind > 1 && !o->base_path && !o->output && !o->patch_blob) {
+		fprintf(stderr, "btfids: several ELF files are a batch of modules: name their base with -b vmlinux\n");
+		return -1;
+	}
 	if ((o->output || o->patch_blob) && argc - optind != 1) {
 		fprintf(stderr, "btfids: -o and --patch_btfids take exactly one ELF file\n");
 		return -1;

@@ -492,6 +492,26 @@ START_TEST(t_usage)
 	ck_assert_int_eq(TL_RUN(&err, "/nonexistent/vmlinux"), 255);
 	ck_assert_ptr_nonnull(strstr(err, "FAILED /nonexistent/vmlinux: "));
 	free(err);
+	/* two files without -b (the kernel tool takes one): nothing is written */
+	{
+		char *src = tl_path(dirs[0], "image"), *img = tl_tmpcopy(src);
+		char *msrc = tl_path(dirs[0], "module.o"), *mod = tl_tmpcopy(msrc);
+
+		ck_assert_int_eq(TL_RUN(&err, img, mod), 129);
+		ck_assert_ptr_nonnull(strstr(err, "-b vmlinux"));
+		assert_unchanged(src, img);
+		assert_unchanged(msrc, mod);
+		free(err);
+		ck_assert_int_eq(TL_RUN(&err, "--", "-b", img, mod), 129);
+		assert_unchanged(src, img);
+		free(err);
+		unlink(img);
+		unlink(mod);
+		free(img);
+		free(mod);
+		free(src);
+		free(msrc);
+	}
 }
 END_TEST
 
