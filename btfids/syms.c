@@ -424,6 +424,46 @@ static int check_set_overlap(struct collect *c)
 	return err;
 }
 
+static int cmp_slot_off(const void *pa, const void *pb)
+{
+	const struct btfids_slot *a = *(const struct btfids_slot *const *)pa;
+	const struct btfids_slot *b = *(const struct btfids_slot *const *)pb;
+
+	return a->off < b->off ? -1 : a->off > b->off;
+}
+
+/*
+ * Every BTF_ID() has 4 bytes of its own (include/linux/btf_ids.h: a label,
+ * then .zero 4). Two slot symbols on the same bytes would leave the result
+ * to the order of the writes (the kernel tool: structs, unions, typedefs,
+ * then funcs, the last one wins); refuse rather than pick one.
+ */
+static int check_slot_overlap(struct collect *c)
+{
+	struct btfids_syms *s = c->s;
+	const struct btfids_slot **v;
+	int err = 0;
+	size_t i;
+
+	if (s->nr_slots < 2)
+		return 0;
+	v = calloc(s->nr_slots, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < s->nr_slots; i++)
+		v[i] = &s->slots[i];
+	qsort(v, s->nr_slots, sizeof(*v), cmp_slot_off);
+	for (i = 1; i < s->nr_slots && !err; i++) {
+		if (v[i - 1]->off != v[i]->off)
+			continue;
+		btfids_err(c->r, c->e->path, "symbols %s and %s name the same 4 bytes at .BTF_ids+%#llx",
+			   v[i - 1]->sym, v[i]->sym, (unsigned long long)v[i]->off);
+		err = -EINVAL;
+	}
+	free(v);
+	return err;
+}
+
 int btfids_syms_collect(const struct btfids_elf *e, struct btfids_syms *s,
 			struct btfids_report *r)
 {
@@ -439,6 +479,8 @@ int btfids_syms_collect(const struct btfids_elf *e, struct btfids_syms *s,
 		err = check_set_names(&c);
 	if (!err)
 		err = check_set_overlap(&c);
+	if (!err)
+		err = check_slot_overlap(&c);
 	if (!err)
 		err = build_targets(&c);
 	if (!err)

@@ -375,6 +375,13 @@ START_TEST(t_dup_set)
 }
 END_TEST
 
+START_TEST(t_same_slot)
+{
+	expect_fail(copy_of(bad, "sameslot.o"),
+		    "symbols __BTF_ID__func__fx_read__1 and __BTF_ID__struct__fx_task__2 name the same 4 bytes at .BTF_ids+0");
+}
+END_TEST
+
 START_TEST(t_overlapping_sets)
 {
 	expect_fail(copy_of(bad, "overlap.o"),
@@ -730,6 +737,7 @@ static Suite *badinput_suite(void)
 	tcase_add_test(tc, t_dup_set);
 	tcase_add_test(tc, t_unknown_kind);
 	tcase_add_test(tc, t_overlapping_sets);
+	tcase_add_test(tc, t_same_slot);
 	tcase_add_test(tc, t_malformed_names);
 	tcase_add_test(tc, t_btf_bad);
 	tcase_add_test(tc, t_btf_type_range);
