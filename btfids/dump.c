@@ -55,21 +55,30 @@ static void usage(FILE *f)
 }
 
 /*
- * A module without -b: its .BTF is read if it stands alone; split BTF
- * needs the vmlinux it sits on, so without one the dump goes on unnamed.
+ * A module without -b: its .BTF is read if it stands alone. If a .BTF with
+ * a sound header does not parse on its own, it is split BTF that needs the
+ * vmlinux it sits on: the dump goes on unnamed. A broken header is an error.
  */
 static int load_module_btf(struct dump_opts *o, struct dumped *d)
 {
 	struct btfids_capture c;
+	char *msg;
 	int err;
 
+	err = btfids_btf_check_header(&d->e, &o->rep);
+	if (err)
+		return err;
 	if (btfids_capture_begin(&c, &o->rep))
 		return -ENOMEM;
 	err = btfids_btf_load(&d->e, NULL, NULL, &d->btf, &o->rep);
-	free(btfids_capture_end(&c));
-	if (err && err != -ENOMEM) {
-		btfids_dbg(&o->rep, 0, "btfids dump: %s: split BTF, not read without -b vmlinux; sorted set entries print as ?\n",
+	msg = btfids_capture_end(&c);
+	if (err == -ENOMEM)
+		btfids_err(&o->rep, NULL, "%s", msg ? msg : "out of memory");
+	else if (err)
+		btfids_dbg(&o->rep, 0, "btfids dump: %s: .BTF does not parse on its own (split BTF needs -b vmlinux); sorted set entries print as ?\n",
 			   d->path);
+	free(msg);
+	if (err && err != -ENOMEM) {
 		d->btf = NULL;
 		return 0;
 	}

@@ -24,7 +24,8 @@ static int btf_error(struct btf *btf)
 int btfids_btf_file_kind(const char *path)
 {
 	unsigned char m[SELFMAG] = {};
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
+	/* O_NONBLOCK: a FIFO is refused below instead of waiting for a writer */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), err = 0;
 	struct stat st;
 
 	if (fd < 0)
@@ -55,6 +56,21 @@ const char *btfids_btf_strerror(int err, char *buf, size_t len)
 	return buf;
 }
 
+/* 0 if the ELF @path has a .BTF section, else an error line and -ENODATA */
+static int elf_has_btf(const char *path, struct btfids_report *r)
+{
+	struct btfids_elf e;
+	bool has;
+
+	if (btfids_elf_open(&e, path, false, r))
+		return -EINVAL;
+	has = e.btf.index && e.btf.size;
+	btfids_elf_close(&e);
+	if (!has)
+		btfids_err(r, path, "cannot load BTF: an ELF without .BTF");
+	return has ? 0 : -ENODATA;
+}
+
 /* A vmlinux base: its .BTF straight from the mapped file, no second read. */
 static struct btf *parse_base_elf(const char *path, struct btfids_report *r)
 {
@@ -74,21 +90,31 @@ static struct btf *parse_base_elf(const char *path, struct btfids_report *r)
 	return btf;
 }
 
+/*
+ * The kind of a BTF file named on the command line (-b, --btf), after an
+ * error line "cannot load @what: ..." when it is none.
+ */
+static int btf_file_kind(const char *path, const char *what, struct btfids_report *r)
+{
+	int kind = btfids_btf_file_kind(path);
+
+	if (kind < 0)
+		btfids_err(r, path, "cannot load %s: %s", what,
+			   kind == -EINVAL ? "not a regular file" : strerror(-kind));
+	else if (kind == BTFIDS_FILE_OTHER)
+		btfids_err(r, path, "cannot load %s: neither an ELF file nor raw BTF (no 0xeb9f magic)",
+			   what);
+	return kind == BTFIDS_FILE_OTHER ? -EINVAL : kind;
+}
+
 int btfids_btf_load_base(const char *path, struct btf **out, struct btfids_report *r)
 {
-	int kind = btfids_btf_file_kind(path), err;
+	int kind = btf_file_kind(path, "base BTF", r), err;
 	struct btf *btf = NULL;
 	char msg[128];
 
-	if (kind < 0) {
-		btfids_err(r, path, "cannot load base BTF: %s",
-			   kind == -EINVAL ? "not a regular file" : strerror(-kind));
+	if (kind < 0)
 		return kind;
-	}
-	if (kind == BTFIDS_FILE_OTHER) {
-		btfids_err(r, path, "cannot load base BTF: neither an ELF file nor raw BTF (no 0xeb9f magic)");
-		return -EINVAL;
-	}
 	errno = 0;
 	btf = kind == BTFIDS_FILE_ELF ? parse_base_elf(path, r) : btf__parse(path, NULL);
 	err = btf_error(btf);
@@ -209,7 +235,7 @@ static int check_split(const struct btf *btf, const struct btf *base,
  * libbpf says only "Invalid argument" about a broken .BTF: name what is
  * wrong with its header (struct btf_header, in the target's byte order).
  */
-static int check_btf_header(const struct btfids_elf *e, struct btfids_report *r)
+int btfids_btf_check_header(const struct btfids_elf *e, struct btfids_report *r)
 {
 	const unsigned char *p = e->btf.data;
 	uint64_t size = e->btf.size, hdr_len, types, strs;
@@ -283,17 +309,25 @@ int btfids_btf_load(struct btfids_elf *e, const char *btf_path,
 		return -ENODATA;
 	}
 	if (!btf_path) {
-		err = check_btf_header(e, r);
+		err = btfids_btf_check_header(e, r);
 		if (!err)
 			err = own_base(e, &base, r);
 		if (err)
+			return err;
+	} else {
+		err = btf_file_kind(btf_path, "BTF", r);
+		if (err == BTFIDS_FILE_ELF)
+			err = elf_has_btf(btf_path, r);
+		if (err < 0)
 			return err;
 	}
 	btf = parse(e, from, base);
 	err = btf_error(btf);
 	if (err) {
+		char msg[128];
+
 		btfids_err(r, from, "cannot load BTF%s: %s%s", btf_path ? "" : " from .BTF",
-			   strerror(-err),
+			   btfids_btf_strerror(err, msg, sizeof(msg)),
 			   !base && e->type == ET_REL && err != -ENODATA ?
 			   " (a module's split BTF needs its base: -b vmlinux)" : "");
 		return err;

@@ -243,25 +243,29 @@ static int compute(struct resolve_opts *o, struct btfids_elf *e,
  */
 static int check_output(const char *out, struct btfids_report *r)
 {
-	char *copy = strdup(out), *dir;
+	char *copy, *dir;
 	struct stat st;
 	int err = 0;
 
+	if (!*out) {
+		btfids_err(r, NULL, "-o: an empty file name");
+		return -EINVAL;
+	}
+	if (out[strlen(out) - 1] == '/' || (!stat(out, &st) && S_ISDIR(st.st_mode))) {
+		btfids_err(r, out, "names a directory (-o takes the file to write)");
+		return -EISDIR;
+	}
+	copy = strdup(out);
 	if (!copy)
 		return -ENOMEM;
 	dir = dirname(copy);
-	if (!stat(out, &st) && S_ISDIR(st.st_mode))
-		err = -EISDIR;
-	else if (stat(dir, &st) || !S_ISDIR(st.st_mode))
-		err = -ENOENT;
-	else if (access(dir, W_OK | X_OK))
-		err = -errno;
-	if (err == -EISDIR)
-		btfids_err(r, out, "is a directory (-o names the file to write)");
-	else if (err == -ENOENT)
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
 		btfids_err(r, out, "no directory %s to write it in", dir);
-	else if (err)
+		err = -ENOENT;
+	} else if (access(dir, W_OK | X_OK)) {
+		err = -errno;
 		btfids_err(r, out, "cannot write in %s: %s", dir, strerror(-err));
+	}
 	free(copy);
 	return err;
 }
@@ -274,9 +278,6 @@ static int resolve_one(struct resolve_opts *o, const char *path)
 	struct btfids_elf e;
 	int err;
 
-	err = o->output ? check_output(o->output, &o->rep) : 0;
-	if (err)
-		return err;
 	err = btfids_elf_open(&e, path, !o->output, &o->rep);
 	if (err)
 		return err;
@@ -429,6 +430,8 @@ int do_resolve(int argc, char **argv)
 	}
 	if (o.patch_blob)
 		return patch_blob(&o, argv[first]) ? BTFIDS_EXIT_FAIL : BTFIDS_EXIT_OK;
+	if (o.output && check_output(o.output, &o.rep))	/* before any work */
+		return BTFIDS_EXIT_FAIL;
 	if (o.base_path && btfids_btf_load_base(o.base_path, &o.base, &o.rep))
 		return BTFIDS_EXIT_FAIL;
 	/* a batch looks the base's names up in an index instead of walking it each time */

@@ -429,7 +429,9 @@ static int cmp_slot_off(const void *pa, const void *pb)
 	const struct btfids_slot *a = *(const struct btfids_slot *const *)pa;
 	const struct btfids_slot *b = *(const struct btfids_slot *const *)pb;
 
-	return a->off < b->off ? -1 : a->off > b->off;
+	if (a->off != b->off)
+		return a->off < b->off ? -1 : 1;
+	return a < b ? -1 : a > b;	/* symbol table order: a stable message */
 }
 
 /*

@@ -414,6 +414,15 @@ START_TEST(t_btf_bad)
 	expect_fail(copy_of(bad, "btf-garbage.o"), ".BTF is not BTF: no 0xeb9f magic");
 	expect_fail(copy_of(bad, "btf-overlong.o"),
 		    ".BTF header's lengths run past the section (header 24, types end at");
+	/* dump goes on without a module's split BTF, but not past a broken .BTF */
+	{
+		char *g = tl_path(bad, "btf-garbage.o"), *err;
+
+		ck_assert_int_eq(TL_RUN(&err, "dump", g), 2);
+		ck_assert_msg(strstr(err, ".BTF is not BTF: no 0xeb9f magic"), "%s", err);
+		free(err);
+		free(g);
+	}
 }
 END_TEST
 
@@ -459,10 +468,10 @@ START_TEST(t_base_mismatch)
 END_TEST
 
 /*
- * A -b that is no BTF: a text file, a directory, a missing file, an ELF
- * without .BTF. Each names the base and says what it is, in btfids' words
- * (no libbpf line, no "Unknown error" for libbpf's own codes); the module
- * is left as it was.
+ * A -b or --btf that is no BTF: a text file, a directory, a missing file,
+ * an ELF without .BTF. Each names the file and says what it is, in btfids'
+ * words (no libbpf line, no "Unknown error" for libbpf's own codes); the
+ * object is left as it was.
  */
 START_TEST(t_bad_base)
 {
@@ -472,16 +481,18 @@ START_TEST(t_bad_base)
 		{ "no-such-base", "No such file or directory" },
 		{ "/bin/true", "an ELF without .BTF" },
 	};
-	char *base = cases[_i].name[0] == '/' ? strdup(cases[_i].name) :
-		     tl_path(bad, cases[_i].name);
-	char *mod = copy_of(fix, "module.o"), *err;
+	/* _i 0..3: -b FILE on the module; 4..7: --btf FILE on the image */
+	bool btf = _i >= 4;
+	const char *name = cases[_i % 4].name, *phrase = cases[_i % 4].phrase;
+	char *base = name[0] == '/' ? strdup(name) : tl_path(bad, name);
+	char *mod = copy_of(fix, btf ? "image" : "module.o"), *err;
 	unsigned char *before = NULL, *after;
 	size_t n_before, n_after;
 
 	before = tl_slurp(mod, &n_before);
-	ck_assert_int_eq(TL_RUN(&err, "-b", base, mod), 255);
+	ck_assert_int_eq(TL_RUN(&err, btf ? "--btf" : "-b", base, mod), 255);
 	ck_assert_msg(strstr(err, "FAILED ") && strstr(err, base), "base not named: %s", err);
-	ck_assert_msg(strstr(err, cases[_i].phrase), "expected '%s' in: %s", cases[_i].phrase, err);
+	ck_assert_msg(strstr(err, phrase), "expected '%s' in: %s", phrase, err);
 	ck_assert_msg(!strstr(err, "libbpf:") && !strstr(err, "Unknown error"), "%s", err);
 	after = tl_slurp(mod, &n_after);
 	ck_assert_uint_eq(n_before, n_after);
@@ -743,7 +754,7 @@ static Suite *badinput_suite(void)
 	tcase_add_test(tc, t_btf_type_range);
 	tcase_add_test(tc, t_base_mismatch);
 	tcase_add_test(tc, t_split_without_base);
-	tcase_add_loop_test(tc, t_bad_base, 0, 4);
+	tcase_add_loop_test(tc, t_bad_base, 0, 8);
 	tcase_add_test(tc, t_read_only);
 	tcase_add_test(tc, t_xindex_ok);
 	tcase_add_test(tc, t_xindex_bad);

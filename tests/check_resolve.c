@@ -626,14 +626,15 @@ START_TEST(t_output)
 	unlink(out);
 	/* -o a directory, or into none: said before any work, nothing written */
 	{
-		const char *bad_out[] = { "/tmp", "/nonexistent-btfids/out" };
+		const char *bad_out[] = { "/tmp", "/nonexistent-btfids/out", "", "new-dir/" };
 		size_t k;
 
-		for (k = 0; k < 2; k++) {
+		for (k = 0; k < 4; k++) {
 			char *err;
 
 			ck_assert_int_eq(TL_RUN(&err, "-o", bad_out[k], copy), 255);
-			ck_assert_msg(strstr(err, "FAILED ") && strstr(err, bad_out[k]), "%s", err);
+			ck_assert_msg(strstr(err, "FAILED ") && strstr(err, *bad_out[k] ? bad_out[k] : "-o"),
+				      "%s", err);
 			ck_assert_msg(!strstr(err, "WARN"), "work done before the check: %s", err);
 			assert_unchanged(src, copy);
 			free(err);

@@ -40,6 +40,13 @@ const char *btfids_btf_strerror(int err, char *buf, size_t len);
 int btfids_btf_load_base(const char *path, struct btf **out, struct btfids_report *r);
 
 /*
+ * @e's own .BTF has a BTF header (magic 0xeb9f in either order) whose
+ * lengths fit the section; else an error line naming what is wrong.
+ * Returns 0 or -EINVAL.
+ */
+int btfids_btf_check_header(const struct btfids_elf *e, struct btfids_report *r);
+
+/*
  * Load the BTF that @e's IDs refer to: @btf_path (raw or ELF) when given,
  * else @e's own .BTF; split on @base when @base is not NULL. An object with
  * .BTF.base (an out-of-tree module's distilled base, kernel
