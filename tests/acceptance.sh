@@ -8,11 +8,7 @@
 # Ends with "acceptance: N passed, N failed" or "acceptance: skipped (...)".
 set -uo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-R=${BTFIDS_REALDATA:-$top/../shared/realdata}
-K=${BTFIDS_KERNELS:-${XDG_CACHE_HOME:-$HOME/.cache}/btfids/kernels}
-B=${BTFIDS:-$top/btfids/btfids}
-[ "${B#/}" != "$B" ] || B=$top/$B
+. "$(dirname "$0")/paths.sh"
 
 if [ ! -x "$R/cmpids" ] || [ ! -x "$R/mkunresolved" ]; then
 	echo "acceptance: skipped (no $R/cmpids: the workspace's shared/realdata, not in this repository; set BTFIDS_REALDATA)"

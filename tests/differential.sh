@@ -17,11 +17,7 @@
 # Ends with "differential: N passed, N failed" or "differential: skipped (...)".
 set -uo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-R=${BTFIDS_REALDATA:-$top/../shared/realdata}
-K=${BTFIDS_KERNELS:-${XDG_CACHE_HOME:-$HOME/.cache}/btfids/kernels}
-B=${BTFIDS:-$top/btfids/btfids}
-[ "${B#/}" != "$B" ] || B=$top/$B
+. "$(dirname "$0")/paths.sh"
 FIX=$top/tests/build/fixtures
 
 if ! KT=$("$top/bench/run" --kernel-tool 2>/dev/null) || [ ! -x "$KT" ]; then

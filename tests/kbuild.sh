@@ -7,12 +7,9 @@
 # Ends with "kbuild: N passed, N failed" or "kbuild: skipped (...)".
 set -uo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-R=${BTFIDS_REALDATA:-$top/../shared/realdata}
+. "$(dirname "$0")/paths.sh"
 D=${BTFIDS_KBUILD:-${XDG_CACHE_HOME:-$HOME/.cache}/btfids/kbuild}
 T=$D/linux-source-6.12
-B=${BTFIDS:-$top/btfids/btfids}
-[ "${B#/}" != "$B" ] || B=$top/$B
 KT=$T/tools/bpf/resolve_btfids/resolve_btfids
 
 if [ ! -x "$R/kbuild-tiny" ] || [ ! -x "$R/mkunresolved" ]; then
