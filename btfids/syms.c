@@ -337,24 +337,27 @@ static int build_hash(struct btfids_syms *s)
 
 static int cmp_set_name(const void *pa, const void *pb)
 {
-	const struct btfids_set *a = *(const struct btfids_set *const *)pa;
-	const struct btfids_set *b = *(const struct btfids_set *const *)pb;
+	const struct btfids_set *a = *(const void *const *)pa, *b = *(const void *const *)pb;
 
 	return strcmp(a->name, b->name);
 }
 
-/* The sets, as pointers sorted by @cmp; NULL when out of memory. */
-static const struct btfids_set **sorted_sets(const struct btfids_syms *s,
-					    int (*cmp)(const void *, const void *))
+/*
+ * Pointers to the @n elements (@size bytes each) of @base, sorted by @cmp
+ * (which gets pointers to two of these const void *); NULL when out of
+ * memory.
+ */
+static const void **sorted_ptrs(const void *base, size_t n, size_t size,
+				int (*cmp)(const void *, const void *))
 {
-	const struct btfids_set **v = calloc(s->nr_sets, sizeof(*v));
+	const void **v = calloc(n, sizeof(*v));
 	size_t i;
 
 	if (!v)
 		return NULL;
-	for (i = 0; i < s->nr_sets; i++)
-		v[i] = &s->sets[i];
-	qsort(v, s->nr_sets, sizeof(*v), cmp);
+	for (i = 0; i < n; i++)
+		v[i] = (const char *)base + i * size;
+	qsort(v, n, sizeof(*v), cmp);
 	return v;
 }
 
@@ -362,22 +365,23 @@ static const struct btfids_set **sorted_sets(const struct btfids_syms *s,
 static int check_set_names(struct collect *c)
 {
 	struct btfids_syms *s = c->s;
-	const struct btfids_set **v;
+	const void **v;
 	int err = 0;
 	size_t i;
 
 	if (s->nr_sets < 2)
 		return 0;
-	v = sorted_sets(s, cmp_set_name);
+	v = sorted_ptrs(s->sets, s->nr_sets, sizeof(*s->sets), cmp_set_name);
 	if (!v)
 		return -ENOMEM;
 	for (i = 1; i < s->nr_sets && !err; i++) {
-		if (strcmp(v[i - 1]->name, v[i]->name))
+		const struct btfids_set *a = v[i - 1], *b = v[i];
+
+		if (strcmp(a->name, b->name))
 			continue;
 		btfids_err(c->r, c->e->path, "set name %s is defined twice (%s at %#llx, %s at %#llx)",
-			   v[i]->name, kind_names[v[i - 1]->kind],
-			   (unsigned long long)v[i - 1]->off,
-			   kind_names[v[i]->kind], (unsigned long long)v[i]->off);
+			   b->name, kind_names[a->kind], (unsigned long long)a->off,
+			   kind_names[b->kind], (unsigned long long)b->off);
 		err = -EINVAL;
 	}
 	free(v);
@@ -386,8 +390,7 @@ static int check_set_names(struct collect *c)
 
 static int cmp_set_off(const void *pa, const void *pb)
 {
-	const struct btfids_set *a = *(const struct btfids_set *const *)pa;
-	const struct btfids_set *b = *(const struct btfids_set *const *)pb;
+	const struct btfids_set *a = *(const void *const *)pa, *b = *(const void *const *)pb;
 
 	return a->off < b->off ? -1 : a->off > b->off;
 }
@@ -400,24 +403,24 @@ static int cmp_set_off(const void *pa, const void *pb)
 static int check_set_overlap(struct collect *c)
 {
 	struct btfids_syms *s = c->s;
-	const struct btfids_set **v;
+	const void **v;
 	int err = 0;
 	size_t i;
 
 	if (s->nr_sets < 2)
 		return 0;
-	v = sorted_sets(s, cmp_set_off);
+	v = sorted_ptrs(s->sets, s->nr_sets, sizeof(*s->sets), cmp_set_off);
 	if (!v)
 		return -ENOMEM;
 	for (i = 1; i < s->nr_sets && !err; i++) {
-		if (v[i - 1]->off + v[i - 1]->size <= v[i]->off)
+		const struct btfids_set *a = v[i - 1], *b = v[i];
+
+		if (a->off + a->size <= b->off)
 			continue;
 		btfids_err(c->r, c->e->path, "%s %s (at %#llx, %llu bytes) overlaps %s %s (at %#llx)",
-			   kind_names[v[i - 1]->kind], v[i - 1]->name,
-			   (unsigned long long)v[i - 1]->off,
-			   (unsigned long long)v[i - 1]->size,
-			   kind_names[v[i]->kind], v[i]->name,
-			   (unsigned long long)v[i]->off);
+			   kind_names[a->kind], a->name, (unsigned long long)a->off,
+			   (unsigned long long)a->size, kind_names[b->kind], b->name,
+			   (unsigned long long)b->off);
 		err = -EINVAL;
 	}
 	free(v);
@@ -426,8 +429,7 @@ static int check_set_overlap(struct collect *c)
 
 static int cmp_slot_off(const void *pa, const void *pb)
 {
-	const struct btfids_slot *a = *(const struct btfids_slot *const *)pa;
-	const struct btfids_slot *b = *(const struct btfids_slot *const *)pb;
+	const struct btfids_slot *a = *(const void *const *)pa, *b = *(const void *const *)pb;
 
 	if (a->off != b->off)
 		return a->off < b->off ? -1 : 1;
@@ -443,23 +445,22 @@ static int cmp_slot_off(const void *pa, const void *pb)
 static int check_slot_overlap(struct collect *c)
 {
 	struct btfids_syms *s = c->s;
-	const struct btfids_slot **v;
+	const void **v;
 	int err = 0;
 	size_t i;
 
 	if (s->nr_slots < 2)
 		return 0;
-	v = calloc(s->nr_slots, sizeof(*v));
+	v = sorted_ptrs(s->slots, s->nr_slots, sizeof(*s->slots), cmp_slot_off);
 	if (!v)
 		return -ENOMEM;
-	for (i = 0; i < s->nr_slots; i++)
-		v[i] = &s->slots[i];
-	qsort(v, s->nr_slots, sizeof(*v), cmp_slot_off);
 	for (i = 1; i < s->nr_slots && !err; i++) {
-		if (v[i - 1]->off != v[i]->off)
+		const struct btfids_slot *a = v[i - 1], *b = v[i];
+
+		if (a->off != b->off)
 			continue;
 		btfids_err(c->r, c->e->path, "symbols %s and %s name the same 4 bytes at .BTF_ids+%#llx",
-			   v[i - 1]->sym, v[i]->sym, (unsigned long long)v[i]->off);
+			   a->sym, b->sym, (unsigned long long)b->off);
 		err = -EINVAL;
 	}
 	free(v);
