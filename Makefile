@@ -5,6 +5,7 @@
 #   make install PREFIX=/usr/local DESTDIR=
 
 CC	?= gcc
+.DEFAULT_GOAL := all
 PKG_CONFIG ?= pkg-config
 PREFIX	?= /usr/local
 BINDIR	?= $(PREFIX)/bin
@@ -13,26 +14,47 @@ DATADIR	?= $(PREFIX)/share
 
 CFLAGS	?= -O2 -g
 CFLAGS	+= -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE -Iinclude -Ibtfids
-LIBS	:= $(shell $(PKG_CONFIG) --libs libbpf libelf zlib 2>/dev/null || echo -lbpf -lelf -lz)
-CFLAGS	+= $(shell $(PKG_CONFIG) --cflags libbpf libelf zlib 2>/dev/null)
 
-# The btfids binary links libbpf, libelf and zlib statically (their .a come
-# with the same Debian -dev packages), as the kernel links resolve_btfids
-# against its own libbpf.a: without the dynamic loader's relocations of the
-# three libraries a vmlinux run is about 1 ms (10%) shorter (bench/run).
-# LINK=shared links the shared libraries instead (distribution builds).
+# libbpf: the kernel's own (tools/lib/bpf of a 7.x tree: libbpf 1.8, with
+# btf__permute, btf__distill_base, decl attrs and BTF layout), built here as
+# a static library the way kbuild builds it for resolve_btfids, so that the
+# 7.x flow writes the same .BTF bytes as the kernel's tool. .ci/libbpf-src
+# puts the source in LIBBPF_SRC (from a local kernel tree or Debian's
+# linux-source-7.x package). Every binary, tests included, links this one.
+LIBBPF_SRC ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/btfids/libbpf-src
+LIBBPF_OUT := $(CURDIR)/build/libbpf
+LIBBPF_A   := $(LIBBPF_OUT)/libbpf.a
+LIBBPF_INC := $(LIBBPF_OUT)/include
+LIBBPF_FROM := $(shell cat $(LIBBPF_SRC)/SOURCE 2>/dev/null || echo $(LIBBPF_SRC))
+CFLAGS	+= -I$(LIBBPF_INC) -I$(LIBBPF_SRC)/tools/include/uapi \
+	   -DBTFIDS_LIBBPF_FROM='"$(LIBBPF_FROM)"'
+
+LIBS	:= $(LIBBPF_A) $(shell $(PKG_CONFIG) --libs libelf zlib 2>/dev/null || echo -lelf -lz)
+CFLAGS	+= $(shell $(PKG_CONFIG) --cflags libelf zlib 2>/dev/null)
+
+# The btfids binary links libelf and zlib statically too (their .a come
+# with the same Debian -dev packages): without the dynamic loader's
+# relocations a vmlinux run is about 1 ms (10%) shorter (bench/run).
+# LINK=shared links the shared libelf and zlib instead (distribution builds).
 # Test binaries always link the shared ones.
 # With -static in LDFLAGS everything is static already: no -Bdynamic then.
 LINK	?= static
-STATIC_LIBS := $(shell $(PKG_CONFIG) --static --libs libbpf libelf zlib 2>/dev/null || \
-		 echo -lbpf -lelf -lz)
+STATIC_LIBS := $(shell $(PKG_CONFIG) --static --libs libelf zlib 2>/dev/null || \
+		 echo -lelf -lz)
 ifneq ($(filter -static,$(LDFLAGS)),)
-BIN_LIBS := $(STATIC_LIBS)
+BIN_LIBS := $(LIBBPF_A) $(STATIC_LIBS)
 else ifeq ($(LINK),static)
-BIN_LIBS := -Wl,-Bstatic $(STATIC_LIBS) -Wl,-Bdynamic
+BIN_LIBS := $(LIBBPF_A) -Wl,-Bstatic $(STATIC_LIBS) -Wl,-Bdynamic
 else
 BIN_LIBS := $(LIBS)
 endif
+
+$(LIBBPF_A):
+	@test -f $(LIBBPF_SRC)/tools/lib/bpf/libbpf.map || { \
+		echo "make: no libbpf source in $(LIBBPF_SRC): run .ci/libbpf-src (or .ci/deps), or set LIBBPF_SRC" >&2; exit 1; }
+	@mkdir -p $(LIBBPF_OUT)
+	$(MAKE) -s -C $(LIBBPF_SRC)/tools/lib/bpf OUTPUT=$(LIBBPF_OUT)/ DESTDIR=$(LIBBPF_OUT) \
+		prefix= subdir= EXTRA_CFLAGS="-g -O2 -fPIC" $(LIBBPF_A) install_headers
 
 LIB_SRCS := $(filter-out btfids/main.c,$(wildcard btfids/*.c))
 LIB_OBJS := $(LIB_SRCS:.c=.o)
@@ -46,7 +68,7 @@ btfids/btfids: btfids/main.o btfids/libbtfids.a
 btfids/libbtfids.a: $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
-btfids/%.o: btfids/%.c $(HDRS)
+btfids/%.o: btfids/%.c $(HDRS) | $(LIBBPF_A)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
 include tests/tests.mk
@@ -59,6 +81,7 @@ install: btfids/btfids
 
 clean: tests-clean
 	rm -f btfids/*.o btfids/libbtfids.a btfids/btfids
+	rm -rf build
 
 .PHONY: all install clean
 
@@ -71,7 +94,7 @@ SAN_CFLAGS := $(CFLAGS) $(SAN_FLAGS)
 SAN_OBJS  := $(LIB_SRCS:btfids/%.c=$(SAN_DIR)/%.o)
 SAN_TESTS := $(TEST_SRCS:tests/%.c=$(SAN_DIR)/%)
 
-$(SAN_DIR)/%.o: btfids/%.c $(HDRS)
+$(SAN_DIR)/%.o: btfids/%.c $(HDRS) | $(LIBBPF_A)
 	@mkdir -p $(SAN_DIR)
 	$(CC) $(SAN_CFLAGS) -c -o $@ $<
 
@@ -99,9 +122,10 @@ FUZZ_DIR     := tests/build/fuzz
 FUZZ_SRCS    := $(LIB_SRCS)
 FUZZ_FLAGS   := -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 
-$(FUZZ_DIR)/fuzz_resolve: tests/fuzz/fuzz_resolve.c $(FUZZ_SRCS) $(HDRS)
+$(FUZZ_DIR)/fuzz_resolve: tests/fuzz/fuzz_resolve.c $(FUZZ_SRCS) $(HDRS) | $(LIBBPF_A)
 	@mkdir -p $(FUZZ_DIR)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -Wall -Werror -std=gnu11 -D_GNU_SOURCE -Iinclude -Ibtfids \
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Wall -Werror -std=gnu11 -D_GNU_SOURCE \
+		$(filter -I% -D%,$(CFLAGS)) \
 		-o $@ $< $(FUZZ_SRCS) $(LIBS)
 
 fuzz: $(FUZZ_DIR)/fuzz_resolve fixtures

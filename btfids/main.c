@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <bpf/libbpf.h>
 
 #include "btfids.h"
 
@@ -48,7 +49,8 @@ int main(int argc, char **argv)
 			  !strcmp(argv[1], "-h")))
 		return do_help();
 	if (argc == 2 && !strcmp(argv[1], "--version")) {
-		printf("btfids %s\n", BTFIDS_VERSION);
+		printf("btfids %s (libbpf %u.%u, built from %s)\n", BTFIDS_VERSION,
+		       libbpf_major_version(), libbpf_minor_version(), BTFIDS_LIBBPF_FROM);
 		return 0;
 	}
 	for (i = 0; argc > 1 && i < sizeof(cmds) / sizeof(cmds[0]); i++)

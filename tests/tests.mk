@@ -8,7 +8,7 @@ CHECK_LIBS := $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck)
 TEST_SRCS  := $(wildcard tests/check_*.c)
 TEST_BINS  := $(TEST_SRCS:tests/%.c=tests/build/%)
 
-tests/build/%: tests/%.c tests/testlib.c tests/testlib.h btfids/libbtfids.a $(HDRS)
+tests/build/%: tests/%.c tests/testlib.c tests/testlib.h btfids/libbtfids.a $(HDRS) | $(LIBBPF_A)
 	@mkdir -p tests/build
 	$(CC) $(CFLAGS) -Itests -o $@ $< tests/testlib.c btfids/libbtfids.a $(CHECK_LIBS) $(LIBS)
 
