@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * resolve.c - the resolve verb: the kernel's resolve_btfids, in place.
+ * resolve.c - the resolve verb: the kernel's resolve_btfids.
  *
- * Per object, top to bottom: open -> collect symbols -> load BTF ->
- * look up -> patch a copy of .BTF_ids -> write it with one pwrite().
- * Every check happens before the write, so a failed run leaves the file
- * as it was. Several objects may share one base BTF (-b), parsed once.
+ * Per object, top to bottom:
+ *   open -> classify (which kernel built it: release.h) -> collect symbols
+ *   -> load BTF -> [7.x: kfunc rewrite -> dedup, distill, sort] -> look up
+ *   -> trampoline tables -> patch a copy of .BTF_ids -> write the result
+ * and only the last step writes (write.h: in place, -o's copy, or the 7.x
+ * raw files). Every check happens before it, so a failed run leaves the
+ * ELF as it was. Several objects may share one base BTF (-b), parsed once.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,16 +20,22 @@
 #include <unistd.h>
 
 #include "btfids.h"
+#include "btfids/finalize.h"
+#include "btfids/kfunc.h"
 #include "btfids/lookup.h"
 #include "btfids/patch.h"
+#include "btfids/release.h"
 #include "btfids/tramp_fill.h"
+#include "btfids/write.h"
 
 struct resolve_opts {
 	const char *btf_path;
 	const char *base_path;
 	const char *output;		/* -o: write a patched copy here */
 	const char *patch_blob;		/* --patch_btfids BLOB */
+	const char *kernel;		/* --kernel RELEASE: overrides the ELF's own */
 	bool fatal_warnings;
+	bool distill_base;		/* --distill_base (7.x) */
 	struct btf *base;		/* parsed once for all objects */
 	struct btfids_btf_index *base_index;	/* its names, when several objects share it */
 	struct btfids_report rep;
@@ -44,135 +53,24 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: btfids [resolve] [OPTIONS] ELF...\n"
 		"       btfids [resolve] --patch_btfids BLOB ELF\n\n"
-		"Fill the .BTF_ids section of each ELF (vmlinux or a module) in place.\n\n"
+		"Fill the .BTF_ids section of each ELF (vmlinux or a module), the way the\n"
+		"kernel it was built from expects: 6.x in place; 7.x (scripts/gen-btf.sh)\n"
+		"rewrites and sorts the BTF and writes ELF.BTF_ids, ELF.BTF (and with\n"
+		"--distill_base ELF.BTF.base), leaving ELF as it is. The kernel release is\n"
+		"read from the ELF (linux_banner in vmlinux, vermagic= in a module's\n"
+		".modinfo); an ELF without one is taken as 6.x unless --kernel says.\n"
+		"-v prints how each ELF was classified.\n\n"
 		"  -v, --verbose          more output (repeat for more)\n"
 		"      --btf FILE         read BTF from FILE (raw or ELF), not the ELF's .BTF\n"
 		"  -b, --btf_base FILE    base BTF for split (module) BTF: vmlinux or raw BTF\n"
-		"      --fatal_warnings   fail (exit 255, file untouched) on any warning\n"
-		"  -o, --output FILE      write the patched copy to FILE, leave ELF as it is\n"
+		"      --fatal_warnings   fail (exit 255, nothing written) on any warning\n"
+		"      --distill_base     7.x: distill the base, write ELF.BTF.base\n"
+		"      --kernel RELEASE   take the ELF as built from RELEASE (6.12, 7.2, 7.3...)\n"
+		"  -o, --output FILE      6.x: write the patched copy to FILE, leave ELF as it is;\n"
+		"                         7.x: name the output files FILE.BTF_ids, FILE.BTF...\n"
 		"      --patch_btfids BLOB  copy BLOB (exactly the section's size) into .BTF_ids\n"
 		"  -h, --help             this help\n\n"
 		"Exit status: 0 ok, 255 failure, 129 usage error.\n");
-}
-
-/* All of @e's bytes into @fd: copy_file_range(), else read()/write() */
-static int copy_file(const struct btfids_elf *e, int fd, const char *out,
-		     struct btfids_report *r)
-{
-	static unsigned char chunk[1 << 16];
-	off_t off = 0;
-	ssize_t n = 1;
-
-	while ((uint64_t)off < e->file_size && n > 0)
-		n = copy_file_range(e->fd, &off, fd, NULL, e->file_size - off, 0);
-	/* another filesystem, or none that can: copy by hand from where it stopped */
-	while ((uint64_t)off < e->file_size && n != 0) {
-		n = pread(e->fd, chunk, sizeof(chunk), off);
-		if (n > 0 && write(fd, chunk, n) != n)
-			n = -1;
-		if (n > 0)
-			off += n;
-		if (n < 0 && errno == EINTR)
-			n = 1;
-	}
-	if ((uint64_t)off == e->file_size)
-		return 0;
-	btfids_err(r, out, "cannot copy %s: %s", e->path, n < 0 ? strerror(errno) : "short read");
-	return -EIO;
-}
-
-/* The temporary copy gets the input's mode, then replaces @out. */
-static int commit_copy(const struct btfids_elf *e, int fd, const char *tmp,
-		       const char *out, struct btfids_report *r)
-{
-	struct stat st;
-	int err = 0;
-
-	if (fstat(e->fd, &st) || fchmod(fd, st.st_mode & 07777))
-		err = -errno;
-	if (close(fd) && !err)
-		err = -errno;
-	if (!err && rename(tmp, out))
-		err = -errno;
-	if (err)
-		btfids_err(r, out, "cannot finish the copy %s: %s", tmp, strerror(-err));
-	return err;
-}
-
-/*
- * Write a patched copy of @e to @out: a temporary file beside it, renamed
- * over it at the end. @ids NULL: an unchanged copy (nothing to resolve).
- */
-static int write_copy(struct btfids_elf *e, const unsigned char *ids,
-		      const struct btfids_tramp *t, const char *out,
-		      struct btfids_report *r)
-{
-	struct btfids_elf o = *e;
-	char *tmp;
-	int fd, err;
-
-	if (asprintf(&tmp, "%s.XXXXXX", out) < 0)
-		return -ENOMEM;
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		err = -errno;
-		btfids_err(r, out, "cannot create the temporary file %s beside it: %s", tmp,
-			   strerror(-err));
-		free(tmp);
-		return err;
-	}
-	o.fd = fd;
-	o.path = out;
-	err = copy_file(e, fd, out, r);
-	if (!err && ids)
-		err = btfids_elf_write_ids(&o, ids, r);
-	if (!err && ids)
-		err = btfids_tramp_write(&o, t, r);
-	if (!err)
-		err = commit_copy(e, fd, tmp, out, r);
-	else
-		close(fd);
-	if (err)
-		unlink(tmp);
-	free(tmp);
-	return err;
-}
-
-/*
- * In place: .BTF_ids (if it changed), then the trampoline tables. Should
- * the second write fail, the first is undone from a copy of the original
- * bytes (not from the map: its clean pages follow the file).
- */
-static int write_in_place(struct resolve_opts *o, struct btfids_elf *e,
-			  const unsigned char *ids, const struct btfids_tramp *t)
-{
-	unsigned char *orig = NULL;
-	int err;
-
-	if (!memcmp(ids, e->ids.data, e->ids.size)) {
-		btfids_dbg(&o->rep, 1, "%s: .BTF_ids already up to date\n", e->path);
-		return btfids_tramp_write(e, t, &o->rep);
-	}
-	orig = malloc(e->ids.size);
-	if (!orig)
-		return -ENOMEM;
-	memcpy(orig, e->ids.data, e->ids.size);
-	err = btfids_elf_write_ids(e, ids, &o->rep);
-	if (!err) {
-		err = btfids_tramp_write(e, t, &o->rep);
-		if (err && !btfids_elf_write_ids(e, orig, &o->rep))
-			btfids_err(&o->rep, e->path, ".BTF_ids restored; file unchanged");
-	}
-	free(orig);
-	return err;
-}
-
-static int write_result(struct resolve_opts *o, struct btfids_elf *e,
-			const unsigned char *buf, const struct btfids_tramp *t)
-{
-	if (o->output)
-		return write_copy(e, buf, t, o->output, &o->rep);
-	return write_in_place(o, e, buf, t);
 }
 
 static const char *plural(size_t n)
@@ -201,40 +99,101 @@ static void summary(struct resolve_opts *o, const struct btfids_elf *e,
 	}
 }
 
-/* Everything up to the write; on success *out holds the new section. */
-static int compute(struct resolve_opts *o, struct btfids_elf *e,
-		   struct btfids_syms *s, unsigned char **out, struct btfids_tramp *t)
-{
-	unsigned int warnings = o->rep.warnings;
-	struct btf *btf = NULL;
-	int err;
+/* What one object's run works on, stage by stage. */
+struct run {
+	struct btfids_elf e;
+	struct btfids_release rel;
+	enum btfids_flow flow;
+	struct btfids_syms s;
+	struct btf *btf;		/* the BTF the IDs come from (final, in 7.x) */
+	struct btf *base;		/* 7.x --distill_base: the distilled base */
+	struct btfids_tramp t;
+	unsigned char *ids;		/* the new .BTF_ids; NULL: none to write */
+};
 
-	err = btfids_syms_collect(e, s, &o->rep);
+/* Which kernel built @path: --kernel, else its linux_banner or vermagic. */
+static int classify(struct resolve_opts *o, struct run *u)
+{
+	if (o->kernel) {
+		btfids_release_parse(o->kernel, &u->rel);	/* checked with the options */
+		u->rel.from = "--kernel";
+	} else {
+		btfids_release_read(&u->e, &u->rel);
+	}
+	u->flow = btfids_release_flow(&u->rel);
+	if (u->rel.from)
+		btfids_dbg(&o->rep, 1, "%s: Linux %s (from %s): %s\n", u->e.path, u->rel.text,
+			   u->rel.from, btfids_flow_str(u->flow));
+	else
+		btfids_dbg(&o->rep, 1, "%s: no kernel release found (no linux_banner, no vermagic): %s (--kernel to choose)\n",
+			   u->e.path, btfids_flow_str(u->flow));
+	return 0;
+}
+
+/* 7.x: the kfunc rewrite, then dedup, distill and sort (kfunc.h, finalize.h) */
+static int rewrite_btf(struct resolve_opts *o, struct run *u)
+{
+	struct btfids_final f;
+	int added, err;
+
+	added = btfids_kfuncs_rewrite(u->btf, &u->e, &u->s, u->flow, &o->rep);
+	if (added < 0)
+		return added;
+	err = btfids_finalize(u->btf, added, o->distill_base, u->flow, u->e.path, &f, &o->rep);
+	u->btf = NULL;
 	if (err)
 		return err;
-	err = btfids_btf_load(e, o->btf_path, o->base, &btf, &o->rep);
+	u->btf = f.btf;
+	u->base = f.base;
+	return 0;
+}
+
+/* A copy of .BTF_ids with every slot, count and set filled in. */
+static int patch_ids(struct resolve_opts *o, struct run *u)
+{
+	int err;
+
+	if (!u->e.ids.size || !u->e.symtab_index)
+		return 0;
+	u->ids = malloc(u->e.ids.size);
+	if (!u->ids) {
+		btfids_err(&o->rep, u->e.path, "out of memory");
+		return -ENOMEM;
+	}
+	memcpy(u->ids, u->e.ids.data, u->e.ids.size);
+	err = btfids_patch(&u->s, u->ids, btfids_elf_big_endian(&u->e));
+	if (err)
+		btfids_err(&o->rep, u->e.path, "out of memory");
+	return err;
+}
+
+/* Everything up to the write. */
+static int compute(struct resolve_opts *o, struct run *u)
+{
+	unsigned int warnings = o->rep.warnings;
+	bool has_ids = u->e.ids.index && u->e.symtab_index;
+	int err = 0;
+
+	if (has_ids)
+		err = btfids_syms_collect(&u->e, &u->s, &o->rep);
 	if (!err)
-		err = btfids_lookup_indexed(btf, o->base_index, s, e->path, &o->rep);
-	if (!err)	/* trampoline tables: built now, written with .BTF_ids */
-		err = btfids_tramp_fill(e, s, btf, t, &o->rep);
-	btf__free(btf);
+		err = btfids_btf_load(&u->e, o->btf_path, o->base, &u->btf, &o->rep);
+	if (!err && u->flow != BTFIDS_FLOW_6X)
+		err = rewrite_btf(o, u);
+	if (!err && has_ids)
+		err = btfids_lookup_indexed(u->btf, u->base ? NULL : o->base_index, &u->s,
+					    u->e.path, &o->rep);
+	if (!err && has_ids)	/* trampoline tables: built now, written with .BTF_ids */
+		err = btfids_tramp_fill(&u->e, &u->s, u->btf, &u->t, &o->rep);
 	if (err)
 		return err;
 	if (o->fatal_warnings && o->rep.warnings != warnings) {
-		btfids_err(&o->rep, e->path, "%u warning(s) with --fatal_warnings; file left unchanged",
-			   o->rep.warnings - warnings);
+		btfids_err(&o->rep, u->e.path, "%u warning(s) with --fatal_warnings; %s",
+			   o->rep.warnings - warnings, u->flow == BTFIDS_FLOW_6X ?
+			   "file left unchanged" : "no output written");
 		return -EINVAL;
 	}
-	*out = malloc(e->ids.size ? e->ids.size : 1);
-	if (*out) {
-		memcpy(*out, e->ids.data, e->ids.size);
-		err = btfids_patch(s, *out, btfids_elf_big_endian(e));
-	}
-	if (!*out || err) {
-		btfids_err(&o->rep, e->path, "out of memory");
-		return -ENOMEM;
-	}
-	return 0;
+	return patch_ids(o, u);
 }
 
 /*
@@ -270,33 +229,57 @@ static int check_output(const char *out, struct btfids_report *r)
 	return err;
 }
 
+static void run_free(struct run *u)
+{
+	btfids_tramp_free(&u->t);
+	free(u->ids);
+	btf__free(u->btf);
+	btf__free(u->base);
+	btfids_syms_free(&u->s);
+	btfids_elf_close(&u->e);
+}
+
+/* 6.x writes into the ELF (opened read-write for it); 7.x only reads it */
+static int open_elf(struct resolve_opts *o, struct run *u, const char *path)
+{
+	int err = btfids_elf_open(&u->e, path, false, &o->rep);
+
+	if (!err)
+		err = classify(o, u);
+	if (err || u->flow != BTFIDS_FLOW_6X || o->output)
+		return err;
+	btfids_elf_close(&u->e);
+	return btfids_elf_open(&u->e, path, true, &o->rep);
+}
+
 static int resolve_one(struct resolve_opts *o, const char *path)
 {
-	struct btfids_syms s = {};
-	struct btfids_tramp t = {};
-	unsigned char *buf = NULL;
-	struct btfids_elf e;
+	struct run u = {};
+	enum btfids_dest dest;
 	int err;
 
-	err = btfids_elf_open(&e, path, !o->output, &o->rep);
+	err = open_elf(o, &u, path);
 	if (err)
 		return err;
-	if (!e.ids.index || !e.symtab_index) {
+	dest = u.flow != BTFIDS_FLOW_6X ? BTFIDS_DEST_RAW :
+	       o->output ? BTFIDS_DEST_COPY : BTFIDS_DEST_IN_PLACE;
+	if (dest != BTFIDS_DEST_RAW && (!u.e.ids.index || !u.e.symtab_index)) {
 		btfids_dbg(&o->rep, 1, "%s: no .BTF_ids or no symbol table, nothing to do\n", path);
-		if (o->output)
-			err = write_copy(&e, NULL, NULL, o->output, &o->rep);
+		err = o->output ? btfids_write_result(&u.e, dest, o->output,
+						      &(struct btfids_result){}, &o->rep) : 0;
 		goto out;
 	}
-	err = compute(o, &e, &s, &buf, &t);
+	err = compute(o, &u);
 	if (!err) {
-		summary(o, &e, &s);
-		err = write_result(o, &e, buf, &t);
+		summary(o, &u.e, &u.s);
+		err = btfids_write_result(&u.e, dest, o->output, &(struct btfids_result){
+			.ids = u.ids, .tramp = &u.t, .btf = u.btf, .base = u.base,
+		}, &o->rep);
+	} else if (dest == BTFIDS_DEST_RAW) {
+		btfids_write_remove_raw(o->output ? o->output : path, &o->rep);
 	}
 out:
-	btfids_tramp_free(&t);
-	free(buf);
-	btfids_syms_free(&s);
-	btfids_elf_close(&e);
+	run_free(&u);
 	return err;
 }
 
@@ -341,13 +324,15 @@ out:
 	return err;
 }
 
-enum { OPT_BTF = 256, OPT_FATAL, OPT_PATCH, OPT_NO_FAIL };
+enum { OPT_BTF = 256, OPT_FATAL, OPT_PATCH, OPT_NO_FAIL, OPT_DISTILL, OPT_KERNEL };
 
 static const struct option long_opts[] = {
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "btf", required_argument, NULL, OPT_BTF },
 	{ "btf_base", required_argument, NULL, 'b' },
 	{ "fatal_warnings", no_argument, NULL, OPT_FATAL },
+	{ "distill_base", no_argument, NULL, OPT_DISTILL },
+	{ "kernel", required_argument, NULL, OPT_KERNEL },
 	{ "patch_btfids", required_argument, NULL, OPT_PATCH },
 	{ "output", required_argument, NULL, 'o' },
 	{ "no-fail", no_argument, NULL, OPT_NO_FAIL },	/* 5.x kbuild; a no-op */
@@ -384,6 +369,20 @@ static int parse_args(int argc, char **argv, struct resolve_opts *o)
 			break;
 		case OPT_NO_FAIL:
 			break;
+		case OPT_DISTILL:
+			o->distill_base = true;
+			break;
+		case OPT_KERNEL: {
+			struct btfids_release rel;
+
+			if (btfids_release_parse(optarg, &rel)) {
+				fprintf(stderr, "btfids: --kernel %s: not a kernel release (e.g. 6.12, 7.2, 7.3)\n",
+					optarg);
+				return -1;
+			}
+			o->kernel = optarg;
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			exit(BTFIDS_EXIT_USAGE);

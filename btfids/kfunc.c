@@ -1,0 +1,549 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kfunc.c - the 7.x flow's kfunc rewrite of BTF (decl tags, arena
+ * attributes, implicit args); the rules are in include/btfids/kfunc.h.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btfids/kfunc.h"
+#include "btfids/patch.h"
+
+#define TAG_KFUNC	"bpf_kfunc"
+#define TAG_FASTCALL	"bpf_fastcall"
+#define ATTR_ARENA	"address_space(1)"
+#define IMPL_SUFFIX	"_impl"
+#define KSYM_NAME_LEN	512	/* include/linux/kallsyms.h */
+
+struct kfunc {
+	const char *name;
+	__u32 id;		/* its FUNC */
+	__u32 flags;		/* KF_* */
+};
+
+struct kfunc_ctx {
+	struct btf *btf;
+	const struct btfids_elf *e;
+	const struct btfids_syms *s;
+	enum btfids_flow flow;
+	struct btfids_report *r;
+	const unsigned char *ids;	/* .BTF_ids as in the file (target order) */
+	bool big_endian;
+	const struct btfids_set **sets;	/* by name, as the kernel tool walks them */
+	const struct btfids_slot **slots;	/* by offset */
+	__u32 *tags;			/* DECL_TAG IDs: those of the input, then added ones */
+	size_t nr_tags;
+	struct kfunc *kfuncs;
+	size_t nr_kfuncs;
+};
+
+static __u32 word(const struct kfunc_ctx *c, uint64_t off)
+{
+	return btfids_get32(c->ids + off, c->big_endian);
+}
+
+static const char *name_of(const struct btf *btf, const struct btf_type *t)
+{
+	const char *n = btf__name_by_offset(btf, t->name_off);
+
+	return n ? n : "";
+}
+
+static int cmp_set_name(const void *a, const void *b)
+{
+	return strcmp((*(const struct btfids_set *const *)a)->name,
+		      (*(const struct btfids_set *const *)b)->name);
+}
+
+static int cmp_slot_off(const void *a, const void *b)
+{
+	const struct btfids_slot *x = *(const struct btfids_slot *const *)a;
+	const struct btfids_slot *y = *(const struct btfids_slot *const *)b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* Sets by name and slots by offset, the orders the kernel tool looks in. */
+static int index_syms(struct kfunc_ctx *c)
+{
+	size_t i;
+
+	c->sets = calloc(c->s->nr_sets + 1, sizeof(*c->sets));
+	c->slots = calloc(c->s->nr_slots + 1, sizeof(*c->slots));
+	if (!c->sets || !c->slots)
+		return -ENOMEM;
+	for (i = 0; i < c->s->nr_sets; i++)
+		c->sets[i] = &c->s->sets[i];
+	for (i = 0; i < c->s->nr_slots; i++)
+		c->slots[i] = &c->s->slots[i];
+	qsort(c->sets, c->s->nr_sets, sizeof(*c->sets), cmp_set_name);
+	qsort(c->slots, c->s->nr_slots, sizeof(*c->slots), cmp_slot_off);
+	return 0;
+}
+
+/* The name a slot at @off asks for, or NULL when no slot is there. */
+static const char *name_at(const struct kfunc_ctx *c, uint64_t off)
+{
+	size_t lo = 0, hi = c->s->nr_slots;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->slots[mid]->off == off)
+			return c->s->targets[c->slots[mid]->target].name;
+		if (c->slots[mid]->off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static int push_tag(struct kfunc_ctx *c, __u32 id)
+{
+	__u32 *p;
+
+	if (!(c->nr_tags & (c->nr_tags + 1))) {	/* 0, 1, 3, 7, ...: grow */
+		p = reallocarray(c->tags, 2 * c->nr_tags + 2, sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		c->tags = p;
+	}
+	c->tags[c->nr_tags++] = id;
+	return 0;
+}
+
+/* Every DECL_TAG of the BTF, base included, in ID order. */
+static int collect_tags(struct kfunc_ctx *c)
+{
+	__u32 id, n = btf__type_cnt(c->btf);
+	int err;
+
+	for (id = 1; id < n; id++) {
+		if (!btf_is_decl_tag(btf__type_by_id(c->btf, id)))
+			continue;
+		err = push_tag(c, id);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int push_kfunc(struct kfunc_ctx *c, const struct kfunc *k)
+{
+	struct kfunc *p;
+
+	if (!(c->nr_kfuncs & (c->nr_kfuncs + 1))) {
+		p = reallocarray(c->kfuncs, 2 * c->nr_kfuncs + 2, sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		c->kfuncs = p;
+	}
+	c->kfuncs[c->nr_kfuncs++] = *k;
+	return 0;
+}
+
+/*
+ * 7.2: the flags of a kfunc are the word after its slot in the first set8
+ * (by set name) that holds one of its slots: past the 8-byte header, up to
+ * and including the last pair.
+ */
+static __u32 flags_72(const struct kfunc_ctx *c, size_t target)
+{
+	size_t i, j;
+
+	for (i = 0; i < c->s->nr_sets; i++) {
+		const struct btfids_set *set = c->sets[i];
+
+		if (set->kind != BTFIDS_SET8)
+			continue;
+		for (j = 0; j < c->s->nr_slots; j++) {
+			uint64_t off = c->s->slots[j].off;
+
+			if (c->s->slots[j].target == target && off > set->off &&
+			    off <= set->off + 8ull * set->cnt)
+				return word(c, off + 4);
+		}
+	}
+	return 0;
+}
+
+/* 7.0-7.2: FUNCs with a "bpf_kfunc" decl tag that a func slot names. */
+static int collect_72(struct kfunc_ctx *c)
+{
+	const struct btf_type *t, *f;
+	const struct btfids_target *tg;
+	size_t i, n = c->nr_tags;
+	struct kfunc k;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		t = btf__type_by_id(c->btf, c->tags[i]);
+		if (btf_kflag(t) || btf_decl_tag(t)->component_idx != -1 ||
+		    strcmp(name_of(c->btf, t), TAG_KFUNC))
+			continue;
+		f = btf__type_by_id(c->btf, t->type);
+		if (!f || !btf_is_func(f))
+			continue;
+		tg = btfids_syms_find(c->s, BTFIDS_FUNC, name_of(c->btf, f));
+		if (!tg)
+			continue;
+		k = (struct kfunc){ tg->name, t->type, flags_72(c, tg - c->s->targets) };
+		err = push_kfunc(c, &k);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* 7.3: one kfunc per BTF ID; the same kfunc twice must have the same flags */
+static int add_kfunc_73(struct kfunc_ctx *c, const struct kfunc *k)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_kfuncs; i++) {
+		if (c->kfuncs[i].id != k->id)
+			continue;
+		if (c->kfuncs[i].flags == k->flags)
+			return 0;
+		btfids_err(c->r, c->e->path, "kfunc %s has inconsistent flags across BTF ID sets: 0x%x != 0x%x",
+			   k->name, c->kfuncs[i].flags, k->flags);
+		return -EINVAL;
+	}
+	return push_kfunc(c, k);
+}
+
+static int cmp_kfunc_id(const void *a, const void *b)
+{
+	const struct kfunc *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* 7.3: the pairs of BTF_SET8_KFUNCS sets, in set-name order */
+static int collect_73(struct kfunc_ctx *c)
+{
+	size_t i;
+	__u32 j;
+	int err;
+
+	for (i = 0; i < c->s->nr_sets; i++) {
+		const struct btfids_set *set = c->sets[i];
+
+		if (set->kind != BTFIDS_SET8 || !(word(c, set->off + 4) & BTFIDS_SET8_KFUNCS))
+			continue;
+		for (j = 0; j < set->cnt; j++) {
+			uint64_t off = set->off + 8 + 8ull * j;
+			const char *name = name_at(c, off);
+			struct kfunc k;
+			__s32 id;
+
+			if (!name) {
+				btfids_warn(c->r, "resolve_btfids: no BTF ID symbol for %s entry %u",
+					    set->name, j);
+				continue;
+			}
+			id = btf__find_by_name_kind_own(c->btf, name, BTF_KIND_FUNC);
+			if (id < 0) {
+				btfids_warn(c->r, "resolve_btfids: no BTF func for kfunc %s in %s",
+					    name, set->name);
+				continue;
+			}
+			k = (struct kfunc){ name, id, word(c, off + 4) };
+			err = add_kfunc_73(c, &k);
+			if (err)
+				return err;
+		}
+	}
+	qsort(c->kfuncs, c->nr_kfuncs, sizeof(*c->kfuncs), cmp_kfunc_id);
+	return 0;
+}
+
+static int btf_fail(struct kfunc_ctx *c, int err, const char *what, const char *name)
+{
+	btfids_err(c->r, c->e->path, "kfunc %s: cannot add %s to BTF: %s", name, what,
+		   strerror(err < 0 ? -err : EINVAL));
+	return err < 0 ? err : -EINVAL;
+}
+
+/* A decl tag on @target: (name, component) already there, or added now. */
+static int add_tag(struct kfunc_ctx *c, const struct kfunc *k, const char *name, int idx)
+{
+	const struct btf_type *t;
+	size_t i;
+	int id;
+
+	for (i = 0; i < c->nr_tags; i++) {
+		t = btf__type_by_id(c->btf, c->tags[i]);
+		if (t->type == k->id && !btf_kflag(t) &&
+		    btf_decl_tag(t)->component_idx == idx && !strcmp(name_of(c->btf, t), name))
+			return 0;
+	}
+	id = btf__add_decl_tag(c->btf, name, k->id, idx);
+	if (id < 0)
+		return btf_fail(c, id, "a decl tag", k->name);
+	return push_tag(c, id);
+}
+
+static const struct btf_type *skip_mods(const struct btf *btf, __u32 id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+
+	while (t && btf_is_mod(t))
+		t = btf__type_by_id(btf, t->type);
+	return t;
+}
+
+/* An implicit arg: a pointer to struct bpf_prog_aux or btf_struct_meta. */
+static bool is_implicit_arg(const struct btf *btf, const struct btf_param *p)
+{
+	const struct btf_type *t = skip_mods(btf, p->type);
+	const char *name;
+
+	if (!t || !btf_is_ptr(t))
+		return false;
+	t = skip_mods(btf, t->type);
+	if (!t || !btf_is_struct(t))
+		return false;
+	name = name_of(btf, t);
+	return !strcmp(name, "bpf_prog_aux") || !strcmp(name, "btf_struct_meta");
+}
+
+static bool has_implicit_arg(const struct btf *btf, const struct btf_type *proto)
+{
+	int i, n = btf_vlen(proto);
+
+	for (i = 0; i < n; i++)
+		if (is_implicit_arg(btf, &btf_params(proto)[i]))
+			return true;
+	return false;
+}
+
+/* FUNC <name>_impl: the original proto, linkage and decl tags (not bpf_kfunc) */
+static int add_impl(struct kfunc_ctx *c, const struct kfunc *k, const char *impl,
+		    int linkage, __u32 proto_id)
+{
+	const struct btf_type *t;
+	const char *name;
+	int func, err;
+	size_t i;
+
+	func = btf__add_func(c->btf, impl, linkage, proto_id);
+	if (func < 0)
+		return btf_fail(c, func, "its _impl FUNC", k->name);
+	for (i = 0; i < c->nr_tags; i++) {
+		t = btf__type_by_id(c->btf, c->tags[i]);
+		name = name_of(c->btf, t);
+		if (t->type != k->id || !strcmp(name, TAG_KFUNC))
+			continue;
+		if (btf_kflag(t))
+			err = btf__add_decl_attr(c->btf, name, func, btf_decl_tag(t)->component_idx);
+		else
+			err = btf__add_decl_tag(c->btf, name, func, btf_decl_tag(t)->component_idx);
+		if (err < 0)
+			return btf_fail(c, err, "a decl tag of its _impl FUNC", k->name);
+	}
+	return 0;
+}
+
+/* A FUNC_PROTO like @proto_id's, up to its first implicit arg. */
+static int shortened_proto(struct kfunc_ctx *c, const struct kfunc *k, __u32 proto_id)
+{
+	const struct btf_type *proto = btf__type_by_id(c->btf, proto_id);
+	int id, i, n = btf_vlen(proto), err;
+
+	id = btf__add_func_proto(c->btf, proto->type);
+	if (id < 0)
+		return btf_fail(c, id, "a FUNC_PROTO", k->name);
+	for (i = 0; i < n; i++) {
+		/* each add may move the types: look the proto up again */
+		const struct btf_param *p = &btf_params(btf__type_by_id(c->btf, proto_id))[i];
+
+		if (is_implicit_arg(c->btf, p))
+			break;
+		err = btf__add_func_param(c->btf, btf__name_by_offset(c->btf, p->name_off), p->type);
+		if (err < 0)
+			return btf_fail(c, err, "a FUNC_PROTO param", k->name);
+	}
+	return id;
+}
+
+static int rewrite_implicit(struct kfunc_ctx *c, const struct kfunc *k)
+{
+	const struct btf_type *t = btf__type_by_id(c->btf, k->id);
+	char impl[KSYM_NAME_LEN];
+	__u32 proto_id;
+	int linkage, id;
+	bool exists;
+
+	if (!t || !btf_is_func(t)) {
+		btfids_err(c->r, c->e->path, "kfunc %s: BTF ID %u is not a FUNC", k->name, k->id);
+		return -EINVAL;
+	}
+	linkage = btf_vlen(t);
+	proto_id = t->type;
+	t = btf__type_by_id(c->btf, proto_id);
+	if (!t || !btf_is_func_proto(t)) {
+		btfids_err(c->r, c->e->path, "kfunc %s: BTF ID %u is not a FUNC_PROTO", k->name, proto_id);
+		return -EINVAL;
+	}
+	if ((size_t)snprintf(impl, sizeof(impl), "%s%s", k->name, IMPL_SUFFIX) >= sizeof(impl)) {
+		btfids_err(c->r, c->e->path, "kfunc %s: name too long for %s", k->name, IMPL_SUFFIX);
+		return -E2BIG;
+	}
+	/* 7.2 looks in the base too; 7.3 in the object's own BTF only */
+	exists = (c->flow == BTFIDS_FLOW_72 ?
+		  btf__find_by_name_kind(c->btf, impl, BTF_KIND_FUNC) :
+		  btf__find_by_name_kind_own(c->btf, impl, BTF_KIND_FUNC)) > 0;
+	if (exists && !has_implicit_arg(c->btf, t))
+		return 0;	/* rewritten already (a final BTF): nothing to do */
+	if (!exists) {
+		id = add_impl(c, k, impl, linkage, proto_id);
+		if (id < 0)
+			return id;
+	}
+	id = shortened_proto(c, k, proto_id);
+	if (id < 0)
+		return id;
+	((struct btf_type *)btf__type_by_id(c->btf, k->id))->type = id;
+	return 0;
+}
+
+/* A pointer that points at the arena attribute already (a final BTF). */
+static bool arena_tagged(const struct btf *btf, __u32 id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+
+	if (!t || !btf_is_ptr(t))
+		return false;
+	t = btf__type_by_id(btf, t->type);
+	return t && btf_is_type_tag(t) && btf_kflag(t) && !strcmp(name_of(btf, t), ATTR_ARENA);
+}
+
+static bool is_arena_param(const struct btf *btf, const struct btf_param *p)
+{
+	const char *name = btf__name_by_offset(btf, p->name_off);
+	size_t n = name ? strlen(name) : 0;
+
+	return (n >= 7 && !strcmp(name + n - 7, "__arena")) ||
+	       (n >= 17 && !strcmp(name + n - 17, "__arena__nullable"));
+}
+
+static bool needs_arena(const struct btf *btf, const struct kfunc *k,
+			const struct btf_param *p, int i)
+{
+	bool arena = is_arena_param(btf, p) ||
+		     (i == 0 && (k->flags & BTFIDS_KF_ARENA_ARG1)) ||
+		     (i == 1 && (k->flags & BTFIDS_KF_ARENA_ARG2));
+
+	return arena && !arena_tagged(btf, p->type);
+}
+
+/* PTR -> type attr "address_space(1)" -> what @ptr_id points at */
+static int arena_ptr(struct kfunc_ctx *c, const struct kfunc *k, __u32 ptr_id)
+{
+	const struct btf_type *ptr = btf__type_by_id(c->btf, ptr_id);
+	int attr, id;
+
+	if (!ptr || !btf_is_ptr(ptr)) {
+		btfids_err(c->r, c->e->path, "kfunc %s: arena type is not a pointer", k->name);
+		return -EINVAL;
+	}
+	attr = btf__add_type_attr(c->btf, ATTR_ARENA, ptr->type);
+	if (attr < 0)
+		return btf_fail(c, attr, "a type attr", k->name);
+	id = btf__add_ptr(c->btf, attr);
+	return id < 0 ? btf_fail(c, id, "a pointer", k->name) : id;
+}
+
+/* A copy of the proto with its arena pointers tagged; the original may be shared. */
+static int rewrite_arena(struct kfunc_ctx *c, const struct kfunc *k)
+{
+	__u32 proto_id = btf__type_by_id(c->btf, k->id)->type;
+	const struct btf_type *proto = btf__type_by_id(c->btf, proto_id);
+	int i, n = btf_vlen(proto), ret = proto->type, id, err;
+	bool ret_arena = (k->flags & BTFIDS_KF_ARENA_RET) && !arena_tagged(c->btf, ret);
+	bool arg_arena = false;
+
+	for (i = 0; i < n && !arg_arena; i++)
+		arg_arena = needs_arena(c->btf, k, &btf_params(proto)[i], i);
+	if (!ret_arena && !arg_arena)
+		return 0;
+	if (ret_arena) {
+		ret = arena_ptr(c, k, ret);
+		if (ret < 0)
+			return ret;
+	}
+	id = btf__add_func_proto(c->btf, ret);
+	if (id < 0)
+		return btf_fail(c, id, "a FUNC_PROTO", k->name);
+	for (i = 0; i < n; i++) {
+		const struct btf_param *p = &btf_params(btf__type_by_id(c->btf, proto_id))[i];
+		const char *name = btf__name_by_offset(c->btf, p->name_off);
+
+		err = btf__add_func_param(c->btf, name ? name : "", p->type);
+		if (err < 0)
+			return btf_fail(c, err, "a FUNC_PROTO param", k->name);
+	}
+	for (i = 0; i < n; i++) {
+		struct btf_param *p = &btf_params(btf__type_by_id(c->btf, id))[i];
+		int ptr;
+
+		if (!needs_arena(c->btf, k, p, i))
+			continue;
+		ptr = arena_ptr(c, k, p->type);
+		if (ptr < 0)
+			return ptr;
+		btf_params(btf__type_by_id(c->btf, id))[i].type = ptr;
+	}
+	((struct btf_type *)btf__type_by_id(c->btf, k->id))->type = id;
+	return 0;
+}
+
+static int rewrite_one(struct kfunc_ctx *c, const struct kfunc *k)
+{
+	int err = 0;
+
+	if (c->flow == BTFIDS_FLOW_73) {
+		err = add_tag(c, k, TAG_KFUNC, -1);
+		if (!err && (k->flags & BTFIDS_KF_FASTCALL))
+			err = add_tag(c, k, TAG_FASTCALL, -1);
+	}
+	if (!err && (k->flags & BTFIDS_KF_IMPLICIT_ARGS))
+		err = rewrite_implicit(c, k);
+	if (!err && c->flow == BTFIDS_FLOW_73)
+		err = rewrite_arena(c, k);
+	return err;
+}
+
+int btfids_kfuncs_rewrite(struct btf *btf, const struct btfids_elf *e,
+			  const struct btfids_syms *s, enum btfids_flow flow,
+			  struct btfids_report *r)
+{
+	struct kfunc_ctx c = {
+		.btf = btf, .e = e, .s = s, .flow = flow, .r = r,
+		.ids = e->ids.data, .big_endian = btfids_elf_big_endian(e),
+	};
+	__u32 before = btf__type_cnt(btf);
+	size_t i;
+	int err;
+
+	err = index_syms(&c);
+	if (!err)
+		err = collect_tags(&c);
+	if (!err && c.ids)	/* no .BTF_ids: no sets, no kfuncs */
+		err = flow == BTFIDS_FLOW_72 ? collect_72(&c) : collect_73(&c);
+	if (err == -ENOMEM)
+		btfids_err(r, e->path, "out of memory");
+	for (i = 0; !err && i < c.nr_kfuncs; i++) {
+		btfids_dbg(r, 2, "%s: kfunc %s, BTF ID %u, flags 0x%x\n", e->path,
+			   c.kfuncs[i].name, c.kfuncs[i].id, c.kfuncs[i].flags);
+		err = rewrite_one(&c, &c.kfuncs[i]);
+	}
+	free(c.kfuncs);
+	free(c.tags);
+	free(c.slots);
+	free(c.sets);
+	return err ? err : (int)(btf__type_cnt(btf) - before);
+}
