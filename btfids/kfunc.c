@@ -50,10 +50,11 @@ static const char *name_of(const struct btf *btf, const struct btf_type *t)
 	return n ? n : "";
 }
 
+/* The kernel tool keeps sets in an rbtree it walks in descending name order. */
 static int cmp_set_name(const void *a, const void *b)
 {
-	return strcmp((*(const struct btfids_set *const *)a)->name,
-		      (*(const struct btfids_set *const *)b)->name);
+	return strcmp((*(const struct btfids_set *const *)b)->name,
+		      (*(const struct btfids_set *const *)a)->name);
 }
 
 static int cmp_slot_off(const void *a, const void *b)
@@ -64,7 +65,7 @@ static int cmp_slot_off(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
-/* Sets by name and slots by offset, the orders the kernel tool looks in. */
+/* Sets by name (descending) and slots by offset, as the kernel tool looks. */
 static int index_syms(struct kfunc_ctx *c)
 {
 	size_t i;

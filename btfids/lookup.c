@@ -232,6 +232,12 @@ static int check_split(const struct btf *btf, const struct btf *base,
 }
 
 /*
+ * The first BTF header, 24 bytes; 7.x headers may be 32 (layout_off and
+ * layout_len after str_len, include/uapi/linux/btf.h), and hdr_len says which.
+ */
+#define BTF_HDR_MIN	(offsetof(struct btf_header, str_len) + sizeof(__u32))
+
+/*
  * libbpf says only "Invalid argument" about a broken .BTF: name what is
  * wrong with its header (struct btf_header, in the target's byte order).
  */
@@ -246,10 +252,10 @@ int btfids_btf_check_header(const struct btfids_elf *e, struct btfids_report *r)
 		return -EINVAL;
 	}
 	be = size >= 2 && p[0] == 0xeb && p[1] == 0x9f;
-	if (size < sizeof(struct btf_header) ||
+	if (size < BTF_HDR_MIN ||
 	    (!be && !(p[0] == 0x9f && p[1] == 0xeb))) {
 		btfids_err(r, e->path, ".BTF is not BTF: no 0xeb9f magic and %u-byte header in its %llu bytes",
-			   (unsigned int)sizeof(struct btf_header), (unsigned long long)size);
+			   (unsigned int)BTF_HDR_MIN, (unsigned long long)size);
 		return -EINVAL;
 	}
 	hdr_len = btfids_get32(p + offsetof(struct btf_header, hdr_len), be);
@@ -257,7 +263,7 @@ int btfids_btf_check_header(const struct btfids_elf *e, struct btfids_report *r)
 		btfids_get32(p + offsetof(struct btf_header, type_len), be);
 	strs = (uint64_t)btfids_get32(p + offsetof(struct btf_header, str_off), be) +
 	       btfids_get32(p + offsetof(struct btf_header, str_len), be);
-	if (hdr_len < sizeof(struct btf_header) || hdr_len > size ||
+	if (hdr_len < BTF_HDR_MIN || hdr_len > size ||
 	    types > size - hdr_len || strs > size - hdr_len) {
 		btfids_err(r, e->path, ".BTF header's lengths run past the section (header %llu, types end at %llu, strings end at %llu, section %llu bytes)",
 			   (unsigned long long)hdr_len, (unsigned long long)types,

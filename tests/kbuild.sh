@@ -1,45 +1,136 @@
 #!/usr/bin/env bash
-# kbuild.sh - the drop-in test as kbuild runs it: relink a real Linux 6.12
-# tree (../shared/realdata/kbuild-tiny) with RESOLVE_BTFIDS=btfids, then
-# clear the new vmlinux's slots and resolve it again with the kernel's own
-# resolve_btfids (built in that tree) and with btfids: the whole files and
-# the warnings must be identical.
+# kbuild.sh [VERSION...] - the drop-in test as kbuild runs it: relink a real
+# Linux tree (../shared/realdata/kbuild-tiny; 6.12, 7.2 and 7.3 by default,
+# each when its tree is built) with RESOLVE_BTFIDS=btfids, then compare with
+# the kernel's own resolve_btfids built in that tree:
+#   6.12  clear the new vmlinux's slots and resolve it again with both
+#         tools: whole files and warnings identical;
+#   7.x   kbuild runs the tool from scripts/gen-btf.sh on .tmp_vmlinux1 with
+#         pahole's .tmp_vmlinux1.BTF.1 (and removes both after): a wrapper
+#         keeps them, both tools run on the same inputs, and the files they
+#         write (.BTF_ids, .BTF), their exit status and warnings must be
+#         identical; then the final vmlinux, cleared, with its own .BTF as
+#         --btf, must give back its .BTF_ids and .BTF (idempotence).
 # Ends with "kbuild: N passed, N failed" or "kbuild: skipped (...)".
 set -uo pipefail
 
 . "$(dirname "$0")/paths.sh"
 D=${BTFIDS_KBUILD:-${XDG_CACHE_HOME:-$HOME/.cache}/btfids/kbuild}
-T=$D/linux-source-6.12
-KT=$T/tools/bpf/resolve_btfids/resolve_btfids
+versions=("$@")
+[ ${#versions[@]} -gt 0 ] || versions=(6.12 7.2 7.3)
 
 if [ ! -x "$R/kbuild-tiny" ] || [ ! -x "$R/mkunresolved" ]; then
 	echo "kbuild: skipped (no $R/kbuild-tiny: the workspace's shared/realdata, not in this repository; set BTFIDS_REALDATA)"
 	exit 0
 fi
-if [ ! -f "$T/.config" ] || [ ! -x "$KT" ]; then
-	echo "kbuild: skipped (no kernel tree: run $R/kbuild-tiny once as root, about 12 minutes)"
-	exit 0
-fi
 tmp=$(mktemp -d /tmp/btfids-kbuild.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
+passed=0 failed=0 ran=0
+ok() { passed=$((passed + 1)); echo "  ok: $*"; }
+bad() { failed=$((failed + 1)); echo "  FAIL: $*"; }
 
-if V=$("$R/kbuild-tiny" "$B" 2>"$tmp/err"); then
-	passed=$((passed + 1)); echo "  ok: kbuild relinked vmlinux with RESOLVE_BTFIDS=btfids"
+# 6.x: the relinked vmlinux, cleared, resolved again by both tools in place
+check_6x() {
+	local V=$1 KT=$2 krc brc
 	"$R/mkunresolved" "$V" "$tmp/k" >/dev/null
 	cp "$tmp/k" "$tmp/b"
 	"$KT" "$tmp/k" 2>"$tmp/k.err"; krc=$?
 	"$B" "$tmp/b" 2>"$tmp/b.err"; brc=$?
 	if [ $krc = $brc ] && cmp -s "$tmp/k" "$tmp/b" && cmp -s "$tmp/k.err" "$tmp/b.err"; then
-		passed=$((passed + 1))
-		echo "  ok: same file, exit status and warnings as the kernel's resolve_btfids ($(wc -l < "$tmp/b.err") warnings)"
+		ok "same file, exit status and warnings as the kernel's resolve_btfids ($(wc -l < "$tmp/b.err") warnings)"
 	else
-		failed=$((failed + 1))
-		echo "  FAIL: differs from the kernel's resolve_btfids (exit $krc vs $brc)"
+		bad "differs from the kernel's resolve_btfids (exit $krc vs $brc)"
 		diff "$tmp/k.err" "$tmp/b.err" | head -5
 	fi
-else
-	failed=$((failed + 1)); echo "  FAIL: kbuild relink: $(cat "$tmp/err")"
+}
+
+# a RESOLVE_BTFIDS that keeps each resolve call's input files in $1/N/
+keeper() {
+	cat > "$tmp/keeper" <<EOF
+#!/usr/bin/env bash
+case " \$* " in *" --patch_btfids "*) exec "$B" "\$@" ;; esac
+n=\$(ls "$1" | wc -l); d="$1/\$n"; mkdir -p "\$d"
+for a; do [ -f "\$a" ] && cp "\$a" "\$d/"; echo "\$a"; done > "\$d/args"
+exec "$B" "\$@"
+EOF
+	chmod +x "$tmp/keeper"
+}
+
+# run TOOL DIR CALLDIR: the kept call again in DIR with TOOL
+rerun() {
+	local tool=$1 dir=$2 call=$3 a args=()
+	rm -rf "$dir" && mkdir -p "$dir"
+	while read -r a; do
+		if [ "${a#-}" = "$a" ] && [ -f "$call/$(basename -- "$a")" ]; then
+			cp "$call/$(basename "$a")" "$dir/" && args+=("$dir/$(basename "$a")")
+		else
+			args+=("$a")
+		fi
+	done < "$call/args"
+	"$tool" "${args[@]}" >/dev/null 2>"$dir/err"
+	echo $? > "$dir/rc"
+}
+
+check_7x() {
+	local V=$1 KT=$2 call elf why d
+	call=$(grep -l 'tmp_vmlinux1$' "$tmp/keep"/*/args 2>/dev/null | head -1)
+	if [ -z "$call" ]; then
+		bad "gen-btf.sh never ran the tool on .tmp_vmlinux1"
+		return
+	fi
+	call=$(dirname "$call")
+	elf=$(basename "$(tail -1 "$call/args")")
+	rerun "$KT" "$tmp/k" "$call"
+	rerun "$B" "$tmp/b" "$call"
+	why=""
+	[ "$(cat "$tmp/k/rc")" = "$(cat "$tmp/b/rc")" ] || why+="exit $(cat "$tmp/k/rc") vs $(cat "$tmp/b/rc"); "
+	for s in .BTF_ids .BTF; do
+		cmp -s "$tmp/k/$elf$s" "$tmp/b/$elf$s" || why+="$elf$s differs; "
+	done
+	diff -q <(grep ^WARN "$tmp/k/err") <(grep ^WARN "$tmp/b/err") >/dev/null || why+="warnings differ; "
+	if [ -z "$why" ]; then
+		ok "gen-btf.sh's inputs ($(tr '\n' ' ' < "$call/args" | sed "s|$D/||g")): same files, exit status and warnings as the kernel's resolve_btfids ($(grep -c ^WARN "$tmp/b/err") warnings)"
+	else
+		bad "gen-btf.sh's inputs: $why"
+	fi
+	# the final vmlinux gives itself back
+	d=$tmp/final
+	rm -rf "$d" && mkdir -p "$d"
+	objcopy --dump-section .BTF="$d/btf" --dump-section .BTF_ids="$d/ids" "$V" "$d/junk" 2>/dev/null
+	"$R/mkunresolved" "$V" "$d/vmlinux" >/dev/null
+	"$B" --btf "$d/btf" "$d/vmlinux" 2>/dev/null
+	if cmp -s "$d/vmlinux.BTF_ids" "$d/ids" && cmp -s "$d/vmlinux.BTF" "$d/btf"; then
+		ok "the final vmlinux, cleared, with its own .BTF gives back its .BTF_ids and .BTF"
+	else
+		bad "the final vmlinux, cleared, does not give back its .BTF_ids and .BTF"
+	fi
+}
+
+for v in "${versions[@]}"; do
+	T=$D/linux-source-$v
+	KT=$T/tools/bpf/resolve_btfids/resolve_btfids
+	if [ ! -f "$T/.config" ] || [ ! -x "$KT" ]; then
+		echo "kbuild: $v skipped (no kernel tree: BTFIDS_KBUILD_KERNEL=$v $R/kbuild-tiny, as root, about 12 minutes)"
+		continue
+	fi
+	ran=$((ran + 1))
+	echo "kbuild: Linux $v ($T)"
+	rm -rf "$tmp/keep" && mkdir -p "$tmp/keep"
+	tool=$B
+	case $v in 7.*) keeper "$tmp/keep"; tool=$tmp/keeper ;; esac
+	if V=$(BTFIDS_KBUILD_KERNEL=$v "$R/kbuild-tiny" "$tool" 2>"$tmp/err"); then
+		ok "kbuild relinked vmlinux with RESOLVE_BTFIDS=btfids"
+		case $v in
+		7.*) check_7x "$V" "$KT" ;;
+		*) check_6x "$V" "$KT" ;;
+		esac
+	else
+		bad "kbuild relink: $(cat "$tmp/err")"
+	fi
+done
+if [ $ran = 0 ]; then
+	echo "kbuild: skipped (no kernel tree: run $R/kbuild-tiny once as root, about 12 minutes)"
+	exit 0
 fi
 echo "kbuild: $passed passed, $failed failed"
 [ $failed = 0 ]

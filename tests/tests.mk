@@ -12,8 +12,13 @@ tests/build/%: tests/%.c tests/testlib.c tests/testlib.h btfids/libbtfids.a $(HD
 	@mkdir -p tests/build
 	$(CC) $(CFLAGS) -Itests -o $@ $< tests/testlib.c btfids/libbtfids.a $(CHECK_LIBS) $(LIBS)
 
-fixtures:
-	tests/fixtures/build-all.sh tests/build/fixtures
+# kfunc_tags: a host tool adding the decl tags pahole >= 1.27 would (build.sh)
+tests/build/kfunc_tags: tests/fixtures/kfunc_tags.c | $(LIBBPF_A)
+	@mkdir -p tests/build
+	$(CC) $(CFLAGS) -o $@ $< $(LIBS)
+
+fixtures: tests/build/kfunc_tags
+	KFUNC_TAGS=$(CURDIR)/tests/build/kfunc_tags tests/fixtures/build-all.sh tests/build/fixtures
 
 check: btfids/btfids $(TEST_BINS) fixtures
 	tests/run $(TEST_BINS)

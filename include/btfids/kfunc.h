@@ -7,8 +7,9 @@
  * set8, include/linux/btf.h KF_*):
  *   7.0-7.2  FUNCs with a "bpf_kfunc" decl tag (pahole's decl_tag_kfuncs)
  *            whose name a func slot asks for; flags from the first set8, by
- *            set name, that holds one of its slots (0 when none does).
- *   7.3      every pair of a set8 whose header flags have BTF_SET8_KFUNCS:
+ *            descending set name, that holds one of its slots (0 if none).
+ *   7.3      every pair of a set8 whose header flags have BTF_SET8_KFUNCS,
+ *            sets by descending name:
  *            the slot's name looked up as a FUNC of the object's own BTF
  *            ("WARN: resolve_btfids: no BTF ID symbol for SET entry N",
  *            "... no BTF func for kfunc NAME in SET" when that fails); one
