@@ -303,6 +303,30 @@ static struct btf *parse(const struct btfids_elf *e, const char *from, struct bt
 	return btf__parse_split(from, base);
 }
 
+/*
+ * BTF of another target than the ELF's (a --btf of the wrong build): its
+ * byte order, or its pointer size where libbpf can tell, differs.
+ */
+static int check_target(const struct btfids_elf *e, const struct btf *btf,
+			const char *from, struct btfids_report *r)
+{
+	bool be = btf__endianness(btf) == BTF_BIG_ENDIAN;
+	size_t ptr = btf__pointer_size(btf);
+	size_t elf_ptr = e->elf_class == ELFCLASS32 ? 4 : 8;
+
+	if (be != btfids_elf_big_endian(e)) {
+		btfids_err(r, from, "BTF is %s-endian but %s is %s-endian: not the BTF of this ELF",
+			   be ? "big" : "little", e->path, be ? "little" : "big");
+		return -EINVAL;
+	}
+	if (ptr && ptr != elf_ptr) {
+		btfids_err(r, from, "BTF has %zu-byte pointers but %s is ELF%zu: not the BTF of this ELF",
+			   ptr, e->path, elf_ptr * 8);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int btfids_btf_load(struct btfids_elf *e, const char *btf_path,
 		    struct btf *base, struct btf **out, struct btfids_report *r)
 {
@@ -335,15 +359,17 @@ int btfids_btf_load(struct btfids_elf *e, const char *btf_path,
 		btfids_err(r, from, "cannot load BTF%s: %s%s", btf_path ? "" : " from .BTF",
 			   btfids_btf_strerror(err, msg, sizeof(msg)),
 			   !base && e->type == ET_REL && err != -ENODATA ?
-			   " (a module's split BTF needs its base: -b vmlinux)" : "");
+			   " (a module's split BTF needs its base: -b vmlinux)" :
+			   base && err == -EINVAL ?
+			   " (split BTF that does not fit its base BTF: wrong -b/--btf_base?)" : "");
 		return err;
 	}
-	if (base) {
-		err = check_split(btf, base, from, r);
-		if (err) {
-			btf__free(btf);
-			return err;
-		}
+	err = base ? check_split(btf, base, from, r) : 0;
+	if (!err)
+		err = check_target(e, btf, from, r);
+	if (err) {
+		btf__free(btf);
+		return err;
 	}
 	*out = btf;
 	return 0;

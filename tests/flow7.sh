@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# flow7.sh - the 7.x flow where btfids does better than the kernel's tool
+# (README, "The 7.x flow"), each asserted against an independent reference:
+#   - Debian's own 7.x kernels (../shared/realdata): vmlinux (amd64, s390x)
+#     and modules cleared with mkunresolved, run with their own final .BTF
+#     as --btf, give back Debian's .BTF_ids and .BTF byte for byte (the 7.2
+#     tool adds a proto per implicit-args kfunc, the 7.3 tool lays the
+#     strings out again);
+#   - --fatal_warnings fails (255) and writes nothing (the kernel tool's
+#     flag does nothing);
+#   - the input ELF is opened read-only and stays as it was;
+#   - a failed run leaves no <ELF>.BTF* file, stale ones included, and a
+#     run that makes no .BTF_ids removes a stale one;
+#   - classification: the fixtures' linux_banner and vermagic say 7.3;
+#   - bad input: a --btf of the other byte order or pointer size, an
+#     output path that cannot be written, a base that does not fit.
+# Ends with "flow7: N passed, N failed" or "flow7: skipped (...)".
+set -uo pipefail
+
+. "$(dirname "$0")/paths.sh"
+FIX=$top/tests/build/fixtures
+H=$FIX/$(gcc -dumpmachine)
+
+if [ ! -f "$H/image7.nobtf" ]; then
+	echo "flow7: skipped (no 7.x fixtures in $FIX: make fixtures)"
+	exit 0
+fi
+tmp=$(mktemp -d /tmp/btfids-flow7.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+ok() { passed=$((passed + 1)); echo "  ok: $*"; }
+bad() { failed=$((failed + 1)); echo "  FAIL: $*"; }
+outputs() { ls "$1".BTF* 2>/dev/null | sed "s|$tmp/||" | tr '\n' ' '; }
+
+# idempotence on Debian's final 7.x kernels
+idem() {	# NAME ELF [BASE]
+	local name=$1 elf=$2 base=${3:-} d=$tmp/idem
+	rm -rf "$d" && mkdir -p "$d"
+	objcopy --dump-section .BTF="$d/btf" --dump-section .BTF_ids="$d/ids" "$elf" "$d/junk" 2>/dev/null
+	"$R/mkunresolved" "$elf" "$d/obj" ${base:+--base "$base"} >/dev/null
+	if "$B" ${base:+-b "$base"} --btf "$d/btf" "$d/obj" 2>"$d/err" &&
+	   cmp -s "$d/obj.BTF_ids" "$d/ids" && cmp -s "$d/obj.BTF" "$d/btf"; then
+		ok "$name: cleared, with its own final .BTF, gives back Debian's .BTF_ids and .BTF"
+	else
+		bad "$name: does not give back Debian's .BTF_ids and .BTF ($(head -1 "$d/err"))"
+	fi
+}
+if [ -x "$R/mkunresolved" ] && [ -f "$K/amd64-7/vmlinux" ]; then
+	for k in amd64-7 s390x-7; do
+		[ -f "$K/$k/vmlinux" ] && idem "$k vmlinux ($(cut -d_ -f2 "$K/$k/SOURCE"))" "$K/$k/vmlinux"
+	done
+	for m in "$K"/amd64-7/modules/*.ko; do
+		idem "amd64-7 $(basename "$m")" "$m" "$K/amd64-7/vmlinux"
+	done
+else
+	echo "flow7: Debian 7.x kernels skipped (not fetched: $R/fetch-kernels amd64-7 s390x-7)"
+fi
+
+# the fixtures: image7 has warnings (an unresolved name, a set8 hole)
+cp "$H/image7.nobtf" "$tmp/img"
+"$B" --fatal_warnings --btf "$H/image7.tags.btf" "$tmp/img" 2>"$tmp/err"; rc=$?
+if [ $rc = 255 ] && [ -z "$(outputs "$tmp/img")" ] && grep -q '^FAILED.*--fatal_warnings' "$tmp/err"; then
+	ok "--fatal_warnings with warnings: exit 255, no output file"
+else
+	bad "--fatal_warnings: exit $rc, files: $(outputs "$tmp/img")"
+fi
+
+cp "$H/image7.nobtf" "$tmp/ro" && chmod 0444 "$tmp/ro"
+sum=$(sha256sum < "$tmp/ro")
+if command -v strace >/dev/null; then
+	strace -f -e trace=openat -o "$tmp/trace" "$B" --btf "$H/image7.tags.btf" "$tmp/ro" 2>/dev/null; rc=$?
+	opened=$(grep -E "\"$tmp/ro\"" "$tmp/trace" | grep -c O_RDWR)
+else
+	"$B" --btf "$H/image7.tags.btf" "$tmp/ro" 2>/dev/null; rc=$?
+	opened=0
+fi
+if [ $rc = 0 ] && [ "$opened" = 0 ] && [ "$sum" = "$(sha256sum < "$tmp/ro")" ] &&
+   [ -f "$tmp/ro.BTF_ids" ] && [ -f "$tmp/ro.BTF" ]; then
+	ok "a read-only input: opened read-only, unchanged, outputs written"
+else
+	bad "a read-only input: exit $rc, opened read-write $opened time(s)"
+fi
+
+# failure: image7c has one kfunc in two sets with other flags (7.3 fails)
+cp "$H/image7c.nobtf" "$tmp/c"
+for s in .BTF_ids .BTF .BTF.base; do echo stale > "$tmp/c$s"; done
+"$B" --btf "$H/image7c.tags.btf" "$tmp/c" 2>"$tmp/err"; rc=$?
+if [ $rc = 255 ] && [ -z "$(outputs "$tmp/c")" ] && grep -q '^FAILED.*inconsistent flags' "$tmp/err"; then
+	ok "a failed run (inconsistent kfunc flags) leaves no .BTF* file, stale ones removed"
+else
+	bad "a failed run: exit $rc, files left: $(outputs "$tmp/c")"
+fi
+cp "$H/funcs.o" "$tmp/f.o"
+echo stale > "$tmp/f.o.BTF_ids"
+"$B" --kernel 7.3 --btf "$H/image.btf" "$tmp/f.o" 2>/dev/null; rc=$?
+if [ $rc = 0 ] && [ ! -e "$tmp/f.o.BTF_ids" ] && [ -s "$tmp/f.o.BTF" ]; then
+	ok "an ELF without .BTF_ids: .BTF written, a stale .BTF_ids removed"
+else
+	bad "an ELF without .BTF_ids: exit $rc, files: $(outputs "$tmp/f.o")"
+fi
+
+# classification from the ELF itself
+"$B" -v --btf "$H/image7.tags.btf" -o "$tmp/cls" "$H/image7.nobtf" 2>"$tmp/err"
+"$B" -v -b "$H/image7" --btf "$H/module7.btf" -o "$tmp/cls" "$H/module7.nobtf.o" 2>>"$tmp/err"
+"$B" -v -o "$tmp/cls" "$H/image" 2>>"$tmp/err"
+if grep -q 'Linux 7.3.0-fx7 (from linux_banner): 7.x flow, 7.3' "$tmp/err" &&
+   grep -q 'Linux 7.3.0-fx7 (from vermagic): 7.x flow, 7.3' "$tmp/err" &&
+   grep -q 'no kernel release found.*6.x flow' "$tmp/err"; then
+	ok "-v: classified by linux_banner, vermagic, or neither (6.x)"
+else
+	bad "classification: $(grep -E 'flow' "$tmp/err" | tr '\n' '|')"
+fi
+
+# bad input: exit 255, a FAILED line naming the file, no output
+badrun() {	# NAME WANT ELF ARGS...
+	local name=$1 want=$2 elf=$3 rc
+	shift 3
+	rm -f "$tmp"/bad*
+	cp "$elf" "$tmp/bad"
+	"$B" "$@" "$tmp/bad" 2>"$tmp/err"; rc=$?
+	if [ $rc = 255 ] && grep -qE "^FAILED .*$want" "$tmp/err" && [ -z "$(outputs "$tmp/bad")" ]; then
+		ok "$name: $(grep -m1 ^FAILED "$tmp/err" | sed "s|$tmp/||g; s|$FIX/||g")"
+	else
+		bad "$name: exit $rc, $(head -1 "$tmp/err"), files: $(outputs "$tmp/bad")"
+	fi
+}
+S=$FIX/s390x-linux-gnu
+I=$FIX/i686-linux-gnu
+[ -d "$S" ] && badrun "--btf of the other byte order" "byte order|endian" "$H/image7.nobtf" --btf "$S/image7.btf"
+[ -d "$I" ] && badrun "--btf of another pointer size" "pointer" "$H/image7.nobtf" --btf "$I/image7.btf"
+badrun "an output path in no directory" "no directory" "$H/image7.nobtf" --btf "$H/image7.btf" -o /nonexistent/x
+badrun "a base that does not fit" "does not fit|base" "$H/module7.nobtf.o" -b "$H/image" --btf "$H/module7.btf"
+
+echo "flow7: $passed passed, $failed failed"
+[ "$failed" = 0 ]
