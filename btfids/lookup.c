@@ -361,7 +361,7 @@ int btfids_btf_load(struct btfids_elf *e, const char *btf_path,
 			   !base && e->type == ET_REL && err != -ENODATA ?
 			   " (a module's split BTF needs its base: -b vmlinux)" :
 			   base && err == -EINVAL ?
-			   " (split BTF that does not fit its base BTF: wrong -b/--btf_base?)" : "");
+			   " (split BTF does not fit its base BTF: wrong -b/--btf_base?)" : "");
 		return err;
 	}
 	err = base ? check_split(btf, base, from, r) : 0;

@@ -440,8 +440,8 @@ START_TEST(t_btf_type_range)
 	ck_assert(btf_is_ptr(t));
 	raw_shdr(path, ".BTF", &sh);
 	raw_write(path, sh.sh_offset + 60 + offsetof(struct btf_type, type), &bad_ref, 4);
-	snprintf(want, sizeof(want), "split BTF does not fit its base BTF: type ID %u ",
-		 btf__type_cnt(base) + 1);
+	/* libbpf 1.8 refuses the reference itself; btfids names the cause */
+	snprintf(want, sizeof(want), "split BTF does not fit its base BTF");
 	expect_fail(path, want);
 	btf__free(btf);
 	btf__free(base);

@@ -573,41 +573,40 @@ END_TEST
 
 /*
  * An out-of-tree module carries its base in .BTF.base (kernel
- * scripts/Makefile.btf): it is used, and -b is ignored, as the kernel
- * tool's libbpf does. Here .BTF.base is the image's whole BTF.
+ * scripts/Makefile.btf), split on it as the kernel tool's libbpf does. A
+ * .BTF.base that is no distilled base (here the image's whole BTF, with
+ * typedefs and funcs, which a distilled base never holds: libbpf 1.8's
+ * btf_parse_elf) is refused, the file named and left as it was. A real
+ * distilled base is tests/flow7.sh's.
  */
 START_TEST(t_btf_base_section)
 {
 	const char *dir = dirs[_i];
-	char *want = resolved(dir, "module.o", "image", NULL);
 	char *src = tl_path(dir, "module.o"), *raw = tl_path(dir, "image.btf");
-	char *mod = tl_tmpcopy(src), *cmd;
+	char *mod = tl_tmpcopy(src), *cmd, *err = NULL;
 	char *with = tl_path("/tmp", "btfids-test-btfbase.o");
+	size_t n_before, n_after;
+	unsigned char *before, *after;
 
 	ck_assert_int_ge(asprintf(&cmd, "objcopy --add-section .BTF.base=%s %s %s",
 				  raw, mod, with), 0);
 	ck_assert_int_eq(system(cmd), 0);
-	ck_assert_int_eq(TL_RUN(NULL, with), 0);
-	/* only .BTF_ids differs from the plain module: compare those bytes */
-	{
-		struct tl_elf a, b;
-
-		tl_elf_open(&a, want);
-		tl_elf_open(&b, with);
-		ck_assert_uint_eq(a.ids_size, b.ids_size);
-		ck_assert_int_eq(memcmp(a.file + a.ids_off, b.file + b.ids_off, a.ids_size), 0);
-		tl_elf_close(&a);
-		tl_elf_close(&b);
-	}
+	before = tl_slurp(with, &n_before);
+	ck_assert_int_eq(TL_RUN(&err, with), 255);
+	ck_assert_msg(strstr(err, "FAILED ") && strstr(err, "does not fit its base BTF"),
+		      "no FAILED line about the base in: %s", err);
+	after = tl_slurp(with, &n_after);
+	ck_assert_uint_eq(n_before, n_after);
+	ck_assert_int_eq(memcmp(before, after, n_before), 0);
 	unlink(with);
-	unlink(want);
 	unlink(mod);
+	free(before);
+	free(after);
+	free(err);
 	free(cmd);
 	free(with);
-	free(want);
 	free(src);
 	free(raw);
-	free(mod);
 }
 END_TEST
 
