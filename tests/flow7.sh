@@ -12,6 +12,10 @@
 #   - a failed run leaves no <ELF>.BTF* file, stale ones included, and a
 #     run that makes no .BTF_ids removes a stale one;
 #   - classification: the fixtures' linux_banner and vermagic say 7.3;
+#   - the kfunc rewrite of every target's image7, checked rule by rule by
+#     tests/btf7_check.py (its own BTF reader): _impl FUNCs with every decl
+#     tag, shortened protos with their param names, 7.3's tags and arena
+#     attributes, sorted names;
 #   - bad input: a --btf of the other byte order or pointer size, an
 #     output path that cannot be written, a base that does not fit.
 # Ends with "flow7: N passed, N failed" or "flow7: skipped (...)".
@@ -110,6 +114,20 @@ if grep -q 'Linux 7.3.0-fx7 (from linux_banner): 7.x flow, 7.3' "$tmp/err" &&
 else
 	bad "classification: $(grep -E 'flow' "$tmp/err" | tr '\n' '|')"
 fi
+
+# the kfunc rewrite by the kernel's rules, read by a BTF reader of the test's own
+for d in "$FIX"/*/; do
+	d=${d%/}
+	for v in 7.2 7.3; do
+		cp "$d/image7.nobtf" "$tmp/r"
+		"$B" --kernel "$v" --btf "$d/image7.tags.btf" "$tmp/r" 2>/dev/null
+		if res=$(python3 "$top/tests/btf7_check.py" "$v" "$tmp/r.BTF"); then
+			ok "$(basename "$d") $v rules: $res (tests/btf7_check.py)"
+		else
+			bad "$(basename "$d") $v rules: $(echo "$res" | tr '\n' ' ')"
+		fi
+	done
+done
 
 # bad input: exit 255, a FAILED line naming the file, no output
 badrun() {	# NAME WANT ELF ARGS...
