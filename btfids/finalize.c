@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "btfids/finalize.h"
+#include "btfids/syms.h"
 
 /* First type ID of @btf's own part: 0 for vmlinux (void sorts first) */
 static __u32 own_start(const struct btf *btf)
@@ -98,22 +99,83 @@ static int dedup(struct btf **btf, int added)
 	return 0;
 }
 
-int btfids_finalize(struct btf *btf, int added, bool distill, enum btfids_flow flow,
-		    const char *path, struct btfids_final *out, struct btfids_report *r)
+/*
+ * Base types a STRUCT/UNION/TYPEDEF slot of @keep names that the full base
+ * has and the distilled result (@split) does not: their IDs in the full
+ * base (the lowest of each name, as the lookup takes), at most @max.
+ */
+static size_t missing(const struct btfids_syms *keep, const struct btf *full,
+		      const struct btf *split, __u32 *ids, size_t max)
 {
-	struct btf *base = NULL, *split = NULL;
+	size_t i, n = 0;
+
+	for (i = 0; keep && i < keep->nr_targets && n < max; i++) {
+		const struct btfids_target *t = &keep->targets[i];
+		int kind = btfids_kind_btf(t->kind);
+		__s32 id;
+
+		if (t->kind == BTFIDS_FUNC || btf__find_by_name_kind(split, t->name, kind) >= 0)
+			continue;
+		id = btf__find_by_name_kind(full, t->name, kind);
+		if (id > 0)
+			ids[n++] = id;
+	}
+	return n;
+}
+
+/*
+ * btf__distill_base() keeps the base types the module's own types refer
+ * to. A slot naming another one would come out 0 (the kernel tool's
+ * "unresolved symbol"): for each, a pointer to it is added to the split
+ * BTF first, so that the distilled base carries it (a sized, member-less
+ * STRUCT/UNION; a TYPEDEF moves into the split BTF) and the kernel maps
+ * the slot's ID to its own at load (kernel/bpf/btf.c btf_relocate_id()).
+ * FUNCs are never in a distilled base: those stay 0 with the warning.
+ */
+static int distill(struct btf **btf, struct btf **base, const struct btfids_syms *keep,
+		   const char *path, struct btfids_report *r)
+{
+	const struct btf *full = btf__base_btf(*btf);
+	struct btf *split = NULL;
+	size_t n = keep ? keep->nr_targets : 0, i, nr;
+	__u32 *ids = calloc(n ? n : 1, sizeof(*ids));
+	int err = ids ? btf__distill_base(*btf, base, &split) : -ENOMEM;
+
+	nr = err ? 0 : missing(keep, full, split, ids, n);
+	for (i = 0; i < nr && !err; i++) {
+		btfids_dbg(r, 1, "%s: base type '%s' (ID %u) named in .BTF_ids kept in the distilled base\n",
+			   path, btf__name_by_offset(full, btf__type_by_id(full, ids[i])->name_off), ids[i]);
+		err = btf__add_ptr(*btf, ids[i]);
+		err = err < 0 ? err : 0;
+	}
+	if (nr) {
+		btf__free(*base);
+		btf__free(split);
+		*base = split = NULL;
+		if (!err)
+			err = btf__distill_base(*btf, base, &split);
+	}
+	free(ids);
+	if (err)
+		return err;
+	btf__free(*btf);
+	*btf = split;
+	return 0;
+}
+
+int btfids_finalize(struct btf *btf, int added, bool distill_base, enum btfids_flow flow,
+		    const struct btfids_syms *keep, const char *path,
+		    struct btfids_final *out, struct btfids_report *r)
+{
+	struct btf *base = NULL;
 	const char *what = "dedup";
 	int err = 0;
 
 	if (flow == BTFIDS_FLOW_73)
 		err = dedup(&btf, added);
-	if (!err && distill && btf__base_btf(btf)) {
+	if (!err && distill_base && btf__base_btf(btf)) {
 		what = "distill the base BTF";
-		err = btf__distill_base(btf, &base, &split);
-		if (!err) {
-			btf__free(btf);
-			btf = split;
-		}
+		err = distill(&btf, &base, keep, path, r);
 	}
 	if (!err) {
 		what = "sort BTF by name";

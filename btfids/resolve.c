@@ -139,7 +139,8 @@ static int rewrite_btf(struct resolve_opts *o, struct run *u)
 	added = btfids_kfuncs_rewrite(u->btf, &u->e, &u->s, u->flow, &o->rep);
 	if (added < 0)
 		return added;
-	err = btfids_finalize(u->btf, added, o->distill_base, u->flow, u->e.path, &f, &o->rep);
+	err = btfids_finalize(u->btf, added, o->distill_base, u->flow, &u->s, u->e.path,
+			      &f, &o->rep);
 	u->btf = NULL;
 	if (err)
 		return err;

@@ -16,6 +16,7 @@
 #     tests/btf7_check.py (its own BTF reader): _impl FUNCs with every decl
 #     tag, shortened protos with their param names, 7.3's tags and arena
 #     attributes, sorted names;
+#   - --distill_base keeps a base type a slot names in the distilled base;
 #   - bad input: a --btf of the other byte order or pointer size, an
 #     output path that cannot be written, a base that does not fit.
 # Ends with "flow7: N passed, N failed" or "flow7: skipped (...)".
@@ -128,6 +129,49 @@ for d in "$FIX"/*/; do
 		fi
 	done
 done
+
+# --distill_base: a slot naming a base struct the module's types never use
+# (module7: struct btf_struct_meta) gets the ID of that struct in the
+# distilled base, which the kernel maps at load; the kernel tool writes 0
+distilled_slot() {	# DIR: "KIND NAME" of the type the btf_struct_meta slot holds
+	python3 - "$1" <<'PY'
+import struct, subprocess, sys
+d = sys.argv[1]
+syms = subprocess.run(['readelf', '-sW', d + '/m'], capture_output=True, text=True).stdout
+off = next(int(l.split()[1], 16) for l in syms.splitlines() if '__BTF_ID__struct__btf_struct_meta__' in l)
+ids = open(d + '/m.BTF_ids', 'rb').read()
+tid = struct.unpack_from('<I', ids, off)[0]
+b = open(d + '/m.BTF.base', 'rb').read()
+hl, to, tl, so, sl = struct.unpack_from('<IIIII', b, 4)
+t, strs = b[hl + to:hl + to + tl], b[hl + so:hl + so + sl]
+pos, n = 0, 1
+while pos < len(t) and n < tid:
+    info = struct.unpack_from('<I', t, pos + 4)[0]
+    kind, vlen = info >> 24 & 0x1f, info & 0xffff
+    pos += 12 + {1: 4, 4: 12 * vlen, 5: 12 * vlen, 6: 8 * vlen, 19: 12 * vlen}.get(kind, 0)
+    n += 1
+if tid == 0 or pos >= len(t):
+    print('id %d, not in the distilled base' % tid)
+else:
+    no, info = struct.unpack_from('<II', t, pos)
+    kinds = {1: 'int', 4: 'struct', 5: 'union', 6: 'enum', 7: 'fwd', 16: 'float', 19: 'enum64'}
+    print(kinds.get(info >> 24 & 0x1f, '?'), strs[no:strs.index(b'\0', no)].decode())
+PY
+}
+rm -rf "$tmp/dist" && mkdir -p "$tmp/dist"
+cp "$H/module7.nobtf.o" "$tmp/dist/m"
+"$B" -b "$H/image7" --btf "$H/module7.tags.btf" --distill_base "$tmp/dist/m" 2>"$tmp/err"
+got=$(distilled_slot "$tmp/dist" 2>&1)
+if [ "$got" = "struct btf_struct_meta" ] && ! grep -q 'unresolved symbol btf_struct_meta' "$tmp/err"; then
+	ok "--distill_base: a base struct no module type uses is kept in the distilled base; its slot holds it"
+else
+	bad "--distill_base: the btf_struct_meta slot holds: $got"
+fi
+if KT=$("$top/tests/kernel-tool.sh" 7.3 2>/dev/null); then
+	cp "$H/module7.nobtf.o" "$tmp/dist/m" && rm -f "$tmp/dist/m".BTF*
+	(cd "$tmp/dist" && "$KT" -b "$H/image7" --btf "$H/module7.tags.btf" --distill_base m 2>/dev/null)
+	echo "  (the kernel's 7.3 tool: $(distilled_slot "$tmp/dist" 2>&1))"
+fi
 
 # bad input: exit 255, a FAILED line naming the file, no output
 badrun() {	# NAME WANT ELF ARGS...

@@ -5,7 +5,10 @@
  * finalize_btf()):
  *   1. 7.3 only: btf__dedup();
  *   2. --distill_base with a base: btf__distill_base(), the module's split
- *      BTF moved onto a distilled base of the base types it refers to;
+ *      BTF moved onto a distilled base of the base types it refers to; a
+ *      base STRUCT, UNION or TYPEDEF that a slot names and the module's
+ *      types do not use is kept too (a pointer to it is added first; the
+ *      kernel tool leaves such a slot 0: README, "Distilled base");
  *   3. sort by name: every type of the object's own part (all of vmlinux,
  *      type 0 included; the split part of a module), strcmp() of the names,
  *      anonymous ("") first, ties by original ID, applied with
@@ -31,13 +34,18 @@ struct btfids_final {
 	struct btf *base;	/* its distilled base (owned), or NULL: the base as given */
 };
 
+struct btfids_syms;
+
 /*
  * Finalize @btf (consumed, freed on error too) for @flow. @added: types the
- * kfunc rewrite added; @distill: --distill_base (ignored without a base).
- * Returns 0 and *out, or a negative errno after an error line naming @path.
+ * kfunc rewrite added; @distill: --distill_base (ignored without a base);
+ * @keep: the object's slots (NULL: none), whose base types the distilled
+ * base keeps. Returns 0 and *out, or a negative errno after an error line
+ * naming @path.
  */
 int btfids_finalize(struct btf *btf, int added, bool distill, enum btfids_flow flow,
-		    const char *path, struct btfids_final *out, struct btfids_report *r);
+		    const struct btfids_syms *keep, const char *path,
+		    struct btfids_final *out, struct btfids_report *r);
 
 /*
  * True when @btf's own types are in the order the sort gives them
