@@ -167,6 +167,28 @@ if [ "$got" = "struct btf_struct_meta" ] && ! grep -q 'unresolved symbol btf_str
 else
 	bad "--distill_base: the btf_struct_meta slot holds: $got"
 fi
+# check, dump and models read what kbuild makes of it (objcopy --add-section
+# .BTF, .BTF.base, then --patch_btfids): split BTF on a distilled base with
+# 32-byte headers
+cp "$H/module7.nobtf.o" "$tmp/dist/final.o"
+objcopy --add-section .BTF="$tmp/dist/m.BTF" --add-section .BTF.base="$tmp/dist/m.BTF.base" "$tmp/dist/final.o"
+"$B" --patch_btfids "$tmp/dist/m.BTF_ids" "$tmp/dist/final.o"
+"$B" check "$tmp/dist/final.o" >"$tmp/out" 2>&1; crc=$?
+dump=$("$B" dump "$tmp/dist/final.o" 2>&1 | grep -E 'struct +btf_struct_meta +[1-9]')
+impl=$("$B" models --all "$tmp/dist/final.o" 2>&1 | grep -c '"name":"fx7_mod_implicit_impl"')
+if [ $crc = 1 ] && grep -q 'unresolved func fx7_fast' "$tmp/out" && [ -n "$dump" ] && [ "$impl" = 1 ]; then
+	ok "check, dump and models read a 7.x module on its distilled base (32-byte BTF headers)"
+else
+	bad "the verbs on a 7.x module: check exit $crc, dump '$dump', models $impl"
+fi
+if [ -f "$K/amd64-7/vmlinux" ]; then
+	if "$B" check "$K/amd64-7/vmlinux" >"$tmp/out" 2>&1 && grep -q 'all resolve' "$tmp/out" &&
+	   [ "$("$B" models --all "$K/amd64-7/vmlinux" | wc -l)" -gt 40000 ]; then
+		ok "check and models read Debian's 7.x vmlinux (BTF sorted by name)"
+	else
+		bad "check/models on Debian's 7.x vmlinux: $(head -2 "$tmp/out")"
+	fi
+fi
 if KT=$("$top/tests/kernel-tool.sh" 7.3 2>/dev/null); then
 	cp "$H/module7.nobtf.o" "$tmp/dist/m" && rm -f "$tmp/dist/m".BTF*
 	(cd "$tmp/dist" && "$KT" -b "$H/image7" --btf "$H/module7.tags.btf" --distill_base m 2>/dev/null)
