@@ -125,7 +125,7 @@ FUZZ_FLAGS   := -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover
 $(FUZZ_DIR)/fuzz_resolve: tests/fuzz/fuzz_resolve.c $(FUZZ_SRCS) $(HDRS) | $(LIBBPF_A)
 	@mkdir -p $(FUZZ_DIR)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Wall -Werror -std=gnu11 -D_GNU_SOURCE \
-		$(filter -I% -D%,$(CFLAGS)) \
+		-Iinclude -Ibtfids -I$(LIBBPF_INC) -I$(LIBBPF_SRC)/tools/include/uapi \
 		-o $@ $< $(FUZZ_SRCS) $(LIBS)
 
 fuzz: $(FUZZ_DIR)/fuzz_resolve fixtures

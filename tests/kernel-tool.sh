@@ -8,11 +8,16 @@ set -euo pipefail
 
 v=${1:?usage: kernel-tool.sh VERSION}
 top=$(cd "$(dirname "$0")/.." && pwd)
-out=${XDG_CACHE_HOME:-$HOME/.cache}/btfids/tools/$v
-if [ -x "$out/resolve_btfids" ]; then
-	echo "$out/resolve_btfids"
-	exit 0
-fi
+cache=${XDG_CACHE_HOME:-$HOME/.cache}/btfids
+out=$cache/tools/$v
+# kbuild-tiny's tree builds it as part of the kernel
+for t in "$out/resolve_btfids" \
+	 "${BTFIDS_KBUILD:-$cache/kbuild}/linux-source-$v/tools/bpf/resolve_btfids/resolve_btfids"; do
+	if [ -x "$t" ]; then
+		echo "$t"
+		exit 0
+	fi
+done
 src=$("$top/.ci/kernel-src" "$v") || exit 1
 mkdir -p "$out"
 make -s -C "$src/tools/bpf/resolve_btfids" OUTPUT="$out/" >"$out/build.log" 2>&1 ||
