@@ -32,9 +32,14 @@ static int do_help(void)
 
 	printf("Usage: btfids [VERB] [OPTIONS] ELF...\n\n"
 	       "Without a verb, btfids takes the options of the kernel's resolve_btfids:\n"
-	       "  btfids [-v]... [--btf FILE] [-b|--btf_base FILE] [--fatal_warnings] ELF...\n"
+	       "  btfids [-v]... [--btf FILE] [-b|--btf_base FILE] [--fatal_warnings]\n"
+	       "         [--distill_base] [--kernel RELEASE] ELF...\n"
 	       "  btfids [-v]... [...] -o OUT ELF     (a resolved copy; ELF left as it is)\n"
 	       "  btfids --patch_btfids BLOB ELF\n\n"
+	       "The kernel an ELF was built from (linux_banner in vmlinux, vermagic= in a\n"
+	       "module; --kernel to set it) decides the flow: 6.x patches .BTF_ids in place,\n"
+	       "7.x (scripts/gen-btf.sh) writes ELF.BTF_ids and ELF.BTF and leaves ELF as it\n"
+	       "is; no release found means 6.x. -v prints how each ELF was classified.\n\n"
 	       "Verbs (btfids VERB --help for each):\n");
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		printf("  %-10s %s\n", cmds[i].name, cmds[i].help);
