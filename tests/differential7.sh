@@ -49,13 +49,14 @@ run() {
 	(cd "$dir" && "$tool" "$@" obj >/dev/null 2>err; echo $? > rc)
 }
 
-# same VERSION NAME INPUT ARGS...
+# same VERSION NAME INPUT ARGS...: also the ELF itself must come out the same
 same() {
 	local v=$1 name=$2 input=$3 k=$tmp/k b=$tmp/b why="" s
 	shift 3
 	run "$k" "${KT[$v]}" "$input" "$@"
 	run "$b" "$B" "$input" --kernel "$v" "$@"
 	[ "$(cat "$k/rc")" = "$(cat "$b/rc")" ] || why+="exit $(cat "$k/rc") (kernel) vs $(cat "$b/rc") (btfids); "
+	cmp -s "$k/obj" "$b/obj" || why+="the ELF differs after the run; "
 	for s in .BTF_ids .BTF .BTF.base; do
 		if [ -f "$k/obj$s" ] || [ -f "$b/obj$s" ]; then
 			cmp -s "$k/obj$s" "$b/obj$s" || why+="obj$s differs; "
@@ -93,6 +94,11 @@ for v in 7.2 7.3; do
 		same "$v" "$t image --btf raw" "$d/image.k.nobtf" --btf "$d/image.k.btf"
 		same "$v" "$t module -b image" "$d/module.o" -b "$d/image"
 		same "$v" "$t funcs.o (no .BTF_ids)" "$d/funcs.o" --btf "$d/image.btf"
+		# kbuild's last step: the first link's .BTF_ids into the final image
+		rm -f "$tmp/blob"*
+		cp "$d/image7.nobtf" "$tmp/blob" && "${KT[$v]}" --btf "$d/image7.tags.btf" "$tmp/blob" 2>/dev/null
+		same "$v" "$t --patch_btfids" "$d/image7" --patch_btfids "$tmp/blob.BTF_ids"
+		same "$v" "$t --patch_btfids, wrong size" "$d/image" --patch_btfids "$tmp/blob.BTF_ids"
 	done
 	host=$FIX/$(gcc -dumpmachine)
 	same "$v" "missing --btf file" "$host/image7.nobtf" --btf /nonexistent.btf
