@@ -112,7 +112,7 @@ struct run {
 };
 
 /* Which kernel built @path: --kernel, else its linux_banner or vermagic. */
-static int classify(struct resolve_opts *o, struct run *u)
+static void classify(struct resolve_opts *o, struct run *u)
 {
 	if (o->kernel) {
 		btfids_release_parse(o->kernel, &u->rel);	/* checked with the options */
@@ -127,7 +127,6 @@ static int classify(struct resolve_opts *o, struct run *u)
 	else
 		btfids_dbg(&o->rep, 1, "%s: no kernel release found (no linux_banner, no vermagic): %s (--kernel to choose)\n",
 			   u->e.path, btfids_flow_str(u->flow));
-	return 0;
 }
 
 /* 7.x: the kfunc rewrite, then dedup, distill and sort (kfunc.h, finalize.h) */
@@ -245,10 +244,11 @@ static int open_elf(struct resolve_opts *o, struct run *u, const char *path)
 {
 	int err = btfids_elf_open(&u->e, path, false, &o->rep);
 
-	if (!err)
-		err = classify(o, u);
-	if (err || u->flow != BTFIDS_FLOW_6X || o->output)
+	if (err)
 		return err;
+	classify(o, u);
+	if (u->flow != BTFIDS_FLOW_6X || o->output)
+		return 0;
 	btfids_elf_close(&u->e);
 	return btfids_elf_open(&u->e, path, true, &o->rep);
 }
