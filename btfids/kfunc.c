@@ -150,7 +150,7 @@ static int push_kfunc(struct kfunc_ctx *c, const struct kfunc *k)
  * (by set name) that holds one of its slots: past the 8-byte header, up to
  * and including the last pair.
  */
-static __u32 flags_72(const struct kfunc_ctx *c, size_t target)
+static __u32 flags_72_all(const struct kfunc_ctx *c, size_t target)
 {
 	size_t i, j;
 
@@ -166,6 +166,34 @@ static __u32 flags_72(const struct kfunc_ctx *c, size_t target)
 			    off <= set->off + 8ull * set->cnt)
 				return word(c, off + 4);
 		}
+	}
+	return 0;
+}
+
+/*
+ * The same, with the target's own slots picked out once (in slot order)
+ * instead of walking every slot for every set8: a name has a few slots.
+ */
+static __u32 flags_72(const struct kfunc_ctx *c, size_t target)
+{
+	uint64_t offs[16];
+	size_t i, j, n = 0;
+
+	for (j = 0; j < c->s->nr_slots; j++) {
+		if (c->s->slots[j].target != target)
+			continue;
+		if (n == sizeof(offs) / sizeof(offs[0]))
+			return flags_72_all(c, target);
+		offs[n++] = c->s->slots[j].off;
+	}
+	for (i = 0; i < c->s->nr_sets && n; i++) {
+		const struct btfids_set *set = c->sets[i];
+
+		if (set->kind != BTFIDS_SET8)
+			continue;
+		for (j = 0; j < n; j++)
+			if (offs[j] > set->off && offs[j] <= set->off + 8ull * set->cnt)
+				return word(c, offs[j] + 4);
 	}
 	return 0;
 }
