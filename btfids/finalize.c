@@ -95,6 +95,9 @@ static int sort_by_name(struct btf *btf)
 		qsort(order + anon, n - anon, sizeof(*order), cmp_names);
 		for (i = anon; i < n; i++)
 			id_map[order[i].id - start] = start + i;
+		/* gone before libbpf's copies of the BTF: less peak memory */
+		free(order);
+		order = NULL;
 		err = btf__permute(btf, id_map, n, NULL);
 	}
 	free(order);
