@@ -12,13 +12,27 @@
  * with libbpf, btfids and the kernel's resolve_btfids included, pays at
  * least this, whatever else it does.
  *
- *   floor [--libbpf] ELF64...   prints "SECTION BYTES" lines and a checksum
+ * --btf FILE takes the BTF from FILE instead of the ELF's .BTF, the way the
+ * 7.x flow's `--btf FILE` does (kbuild hands pahole's raw BTF over in a
+ * file): the bare read reads .symtab and .strtab of the ELF and all of FILE
+ * (raw BTF, or an ELF whose .BTF is read); --libbpf does btf__new() on FILE's
+ * bytes. FILE is mapped like the ELF.
+ *
+ * --permute (with --libbpf) also does what every 7.x tool must do through
+ * libbpf to sort the BTF, with nothing of the sorting itself:
+ * btf__permute() with the identity map (libbpf turns the BTF modifiable
+ * first: every type copied, every string put in a hash set) and
+ * btf__raw_data() of the result (the bytes to write).
+ *
+ *   floor [--libbpf [--permute]] [--btf FILE] ELF64...
+ *                               prints "SECTION BYTES" lines and a checksum
  */
 #include <byteswap.h>
 #include <elf.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -27,6 +41,8 @@
 
 static int swap;
 static int with_libbpf;
+static int with_permute;
+static const char *btf_path;	/* --btf FILE */
 
 static uint64_t g64(uint64_t v) { return swap ? bswap_64(v) : v; }
 static uint32_t g32(uint32_t v) { return swap ? bswap_32(v) : v; }
@@ -43,6 +59,67 @@ static uint64_t touch(const unsigned char *p, uint64_t n)
 	for (; i < n; i++)
 		sum += p[i];
 	return sum;
+}
+
+/* btf__new() of @size bytes at @p (and --permute), then btf__free() */
+static int parse(const char *path, const void *p, uint64_t size, uint64_t *sum)
+{
+	struct btf *btf = btf__new(p, size);
+	__u32 n, i, raw_size;
+	__u32 *id_map;
+
+	if (!btf) {
+		fprintf(stderr, "%s: libbpf cannot read the BTF\n", path);
+		return 1;
+	}
+	n = btf__type_cnt(btf);
+	*sum += n;
+	if (with_permute) {
+		id_map = calloc(n, sizeof(*id_map));
+		for (i = 0; id_map && i < n; i++)
+			id_map[i] = i;
+		if (!id_map || btf__permute(btf, id_map, n, NULL) ||
+		    !btf__raw_data(btf, &raw_size)) {
+			fprintf(stderr, "%s: libbpf cannot permute the BTF\n", path);
+			return 1;
+		}
+		*sum += raw_size;
+		free(id_map);
+	}
+	btf__free(btf);
+	return 0;
+}
+
+/* --btf FILE: a raw BTF file, or an ELF whose .BTF is taken */
+static int btf_file(const char *path, uint64_t *sum)
+{
+	const unsigned char *m;
+	struct stat st;
+	int fd, err = 0;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st)) {
+		perror(path);
+		return 1;
+	}
+	m = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (m == MAP_FAILED) {
+		perror(path);
+		return 1;
+	}
+	if (!memcmp(m, ELFMAG, SELFMAG)) {
+		fprintf(stderr, "%s: --btf takes raw BTF here\n", path);
+		err = 1;
+	} else {
+		printf("%s %llu\n", path, (unsigned long long)st.st_size);
+		if (with_libbpf)
+			err = parse(path, m, st.st_size, sum);
+		else
+			*sum += touch(m, st.st_size);
+	}
+	munmap((void *)m, st.st_size);
+	close(fd);
+	return err;
 }
 
 static int one(const char *path)
@@ -80,20 +157,18 @@ static int one(const char *path)
 
 		if (strcmp(name, ".symtab") && strcmp(name, ".strtab") && strcmp(name, ".BTF"))
 			continue;
+		if (btf_path && !strcmp(name, ".BTF"))
+			continue;	/* read from FILE below */
+		if (with_libbpf && strcmp(name, ".BTF"))
+			continue;
 		printf("%s %llu\n", name, (unsigned long long)g64(sh[i].sh_size));
 		if (!with_libbpf)
 			sum += touch(m + g64(sh[i].sh_offset), g64(sh[i].sh_size));
-		else if (!strcmp(name, ".BTF")) {
-			struct btf *btf = btf__new(m + g64(sh[i].sh_offset), g64(sh[i].sh_size));
-
-			if (!btf) {
-				fprintf(stderr, "%s: libbpf cannot read .BTF\n", path);
-				return 1;
-			}
-			sum += btf__type_cnt(btf);
-			btf__free(btf);
-		}
+		else if (parse(path, m + g64(sh[i].sh_offset), g64(sh[i].sh_size), &sum))
+			return 1;
 	}
+	if (btf_path && btf_file(btf_path, &sum))
+		return 1;
 	printf("checksum %llx\n", (unsigned long long)sum);
 	munmap((void *)m, st.st_size);
 	close(fd);
@@ -107,6 +182,10 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--libbpf"))
 			with_libbpf = 1;
+		else if (!strcmp(argv[i], "--permute"))
+			with_permute = 1;
+		else if (!strcmp(argv[i], "--btf") && i + 1 < argc)
+			btf_path = argv[++i];
 		else
 			err |= one(argv[i]);
 	}

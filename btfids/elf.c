@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -152,6 +153,30 @@ static int take_bytes(struct btfids_elf *e, Elf_Scn *scn, const GElf_Shdr *sh,
 	return 0;
 }
 
+/* @size bytes at @off of the file, mapped private and read-only for e->syms */
+static bool map_syms(struct btfids_elf *e, uint64_t off, uint64_t size)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t start = off & ~(uint64_t)(page > 0 ? page - 1 : 4095);
+	void *p;
+
+	if (size > SIZE_MAX - (off - start))
+		return false;
+	p = mmap(NULL, size + (off - start), PROT_READ, MAP_PRIVATE, e->fd, start);
+	if (p == MAP_FAILED)
+		return false;
+	e->syms_map = p;
+	e->syms_map_len = size + (off - start);
+	e->syms = (const unsigned char *)p + (off - start);
+	return true;
+}
+
+void btfids_elf_drop_syms(struct btfids_elf *e)
+{
+	if (e->syms_map)
+		madvise(e->syms_map, e->syms_map_len, MADV_DONTNEED);
+}
+
 static int take_symtab(struct btfids_elf *e, Elf_Scn *scn, const GElf_Shdr *sh,
 		       struct btfids_report *r)
 {
@@ -179,6 +204,13 @@ static int take_symtab(struct btfids_elf *e, Elf_Scn *scn, const GElf_Shdr *sh,
 	e->nr_syms = sh->sh_size / entsize;
 	e->sym_size = entsize;
 	if (!e->nr_syms)
+		return 0;
+	/*
+	 * Our own read-only mapping of it, which btfids_elf_drop_syms() can
+	 * take out of the process once the symbols are collected; else
+	 * libelf's bytes (its own map, or a copy when it could not map).
+	 */
+	if (map_syms(e, sh->sh_offset, sh->sh_size))
 		return 0;
 	d = elf_rawdata(scn, NULL);
 	if (!d || d->d_size != sh->sh_size)
@@ -361,6 +393,10 @@ void btfids_elf_close(struct btfids_elf *e)
 {
 	btf__free(e->distilled_base);
 	e->distilled_base = NULL;
+	if (e->syms_map)
+		munmap(e->syms_map, e->syms_map_len);
+	e->syms_map = NULL;
+	e->syms = NULL;
 	if (e->elf)
 		elf_end(e->elf);
 	if (e->fd >= 0)

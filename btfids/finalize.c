@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* finalize.c - 7.x dedup, distilled base and sort by name; see finalize.h. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,27 +36,68 @@ bool btfids_btf_sorted(const struct btf *btf)
 	return true;
 }
 
-static int cmp_names(const void *a, const void *b, void *btf)
-{
-	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
-	int d = strcmp(type_name(btf, x), type_name(btf, y));
+/*
+ * A named type to sort: its name looked up once, and its first 8 bytes as
+ * a big-endian number (zero-padded), which orders like strcmp() whenever
+ * two names differ there; only names that share them need a strcmp().
+ */
+struct named {
+	uint64_t key;
+	const char *name;
+	__u32 id;
+};
 
-	return d ? d : (x < y ? -1 : x > y);
+static uint64_t name_key(const char *s)
+{
+	uint64_t k = 0;
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		k = k << 8 | (unsigned char)*s;
+		s += !!*s;
+	}
+	return k;
 }
 
+static int cmp_names(const void *a, const void *b)
+{
+	const struct named *x = a, *y = b;
+	int d;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	d = strcmp(x->name, y->name);
+	return d ? d : (x->id < y->id ? -1 : x->id > y->id);
+}
+
+/*
+ * Order by name, anonymous ("") first, ties by ID. The anonymous types need
+ * no sorting: they come first, in ID order; only the named ones are sorted.
+ */
 static int sort_by_name(struct btf *btf)
 {
-	__u32 start = own_start(btf), n = btf__type_cnt(btf) - start, i;
-	__u32 *order = calloc(n ? n : 1, sizeof(*order));
+	__u32 start = own_start(btf), n = btf__type_cnt(btf) - start, i, anon = 0, named;
+	struct named *order = calloc(n ? n : 1, sizeof(*order));
 	__u32 *id_map = calloc(n ? n : 1, sizeof(*id_map));
 	int err = -ENOMEM;
 
 	if (order && id_map) {
 		for (i = 0; i < n; i++)
-			order[i] = start + i;
-		qsort_r(order, n, sizeof(*order), cmp_names, btf);
-		for (i = 0; i < n; i++)
-			id_map[order[i] - start] = start + i;
+			if (!*type_name(btf, start + i))
+				id_map[i] = start + anon++;
+		named = anon;
+		for (i = 0; i < n; i++) {
+			const char *name = type_name(btf, start + i);
+
+			if (*name)
+				order[named++] = (struct named){ name_key(name), name, start + i };
+		}
+		qsort(order + anon, n - anon, sizeof(*order), cmp_names);
+		for (i = anon; i < n; i++)
+			id_map[order[i].id - start] = start + i;
+		/* gone before libbpf's copies of the BTF: less peak memory */
+		free(order);
+		order = NULL;
 		err = btf__permute(btf, id_map, n, NULL);
 	}
 	free(order);

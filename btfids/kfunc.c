@@ -36,6 +36,9 @@ struct kfunc_ctx {
 	size_t nr_tags;
 	struct kfunc *kfuncs;
 	size_t nr_kfuncs;
+	__u32 *impls;			/* own FUNCs named *_impl: the input's, then added ones */
+	size_t nr_impls;
+	bool impls_ready;
 };
 
 static __u32 word(const struct kfunc_ctx *c, uint64_t off)
@@ -150,7 +153,7 @@ static int push_kfunc(struct kfunc_ctx *c, const struct kfunc *k)
  * (by set name) that holds one of its slots: past the 8-byte header, up to
  * and including the last pair.
  */
-static __u32 flags_72(const struct kfunc_ctx *c, size_t target)
+static __u32 flags_72_all(const struct kfunc_ctx *c, size_t target)
 {
 	size_t i, j;
 
@@ -166,6 +169,34 @@ static __u32 flags_72(const struct kfunc_ctx *c, size_t target)
 			    off <= set->off + 8ull * set->cnt)
 				return word(c, off + 4);
 		}
+	}
+	return 0;
+}
+
+/*
+ * The same, with the target's own slots picked out once (in slot order)
+ * instead of walking every slot for every set8: a name has a few slots.
+ */
+static __u32 flags_72(const struct kfunc_ctx *c, size_t target)
+{
+	uint64_t offs[16];
+	size_t i, j, n = 0;
+
+	for (j = 0; j < c->s->nr_slots; j++) {
+		if (c->s->slots[j].target != target)
+			continue;
+		if (n == sizeof(offs) / sizeof(offs[0]))
+			return flags_72_all(c, target);
+		offs[n++] = c->s->slots[j].off;
+	}
+	for (i = 0; i < c->s->nr_sets && n; i++) {
+		const struct btfids_set *set = c->sets[i];
+
+		if (set->kind != BTFIDS_SET8)
+			continue;
+		for (j = 0; j < n; j++)
+			if (offs[j] > set->off && offs[j] <= set->off + 8ull * set->cnt)
+				return word(c, offs[j] + 4);
 	}
 	return 0;
 }
@@ -322,6 +353,55 @@ static bool has_implicit_arg(const struct btf *btf, const struct btf_type *proto
 }
 
 /* FUNC <name>_impl: the original proto, linkage and decl tags (not bpf_kfunc) */
+static int push_impl(struct kfunc_ctx *c, __u32 id)
+{
+	__u32 *p;
+
+	if (!(c->nr_impls & (c->nr_impls + 1))) {
+		p = reallocarray(c->impls, 2 * c->nr_impls + 2, sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		c->impls = p;
+	}
+	c->impls[c->nr_impls++] = id;
+	return 0;
+}
+
+/*
+ * Whether the object's own BTF has a FUNC named @impl: what
+ * btf__find_by_name_kind_own() says, without its walk over every type per
+ * kfunc (on pahole's BTF, not sorted yet, libbpf cannot search by name).
+ * The own FUNCs named *_impl are picked out once; add_impl() adds its own.
+ */
+static int own_impl(struct kfunc_ctx *c, const char *impl, bool *found)
+{
+	const size_t suffix = strlen(IMPL_SUFFIX);
+	const struct btf *base = btf__base_btf(c->btf);
+	__u32 id, n = btf__type_cnt(c->btf);
+	const struct btf_type *t;
+	const char *name;
+	size_t i, len;
+	int err;
+
+	for (id = base ? btf__type_cnt(base) : 1; !c->impls_ready && id < n; id++) {
+		t = btf__type_by_id(c->btf, id);
+		if (!btf_is_func(t))
+			continue;
+		name = name_of(c->btf, t);
+		len = strlen(name);
+		if (len >= suffix && !strcmp(name + len - suffix, IMPL_SUFFIX)) {
+			err = push_impl(c, id);
+			if (err)
+				return err;
+		}
+	}
+	c->impls_ready = true;
+	*found = false;
+	for (i = 0; i < c->nr_impls && !*found; i++)
+		*found = !strcmp(name_of(c->btf, btf__type_by_id(c->btf, c->impls[i])), impl);
+	return 0;
+}
+
 static int add_impl(struct kfunc_ctx *c, const struct kfunc *k, const char *impl,
 		    int linkage, __u32 proto_id)
 {
@@ -333,6 +413,8 @@ static int add_impl(struct kfunc_ctx *c, const struct kfunc *k, const char *impl
 	func = btf__add_func(c->btf, impl, linkage, proto_id);
 	if (func < 0)
 		return btf_fail(c, func, "its _impl FUNC", k->name);
+	if (c->impls_ready && push_impl(c, func))
+		return btf_fail(c, -ENOMEM, "its _impl FUNC", k->name);
 	for (i = 0; i < c->nr_tags; i++) {
 		t = btf__type_by_id(c->btf, c->tags[i]);
 		name = name_of(c->btf, t);
@@ -374,6 +456,7 @@ static int rewrite_implicit(struct kfunc_ctx *c, const struct kfunc *k)
 {
 	const struct btf_type *t = btf__type_by_id(c->btf, k->id);
 	char impl[KSYM_NAME_LEN];
+	const struct btf *base;
 	__u32 proto_id;
 	int linkage, id;
 	bool exists;
@@ -393,10 +476,19 @@ static int rewrite_implicit(struct kfunc_ctx *c, const struct kfunc *k)
 		btfids_err(c->r, c->e->path, "kfunc %s: name too long for %s", k->name, IMPL_SUFFIX);
 		return -E2BIG;
 	}
-	/* 7.2 looks in the base too; 7.3 in the object's own BTF only */
-	exists = (c->flow == BTFIDS_FLOW_72 ?
-		  btf__find_by_name_kind(c->btf, impl, BTF_KIND_FUNC) :
-		  btf__find_by_name_kind_own(c->btf, impl, BTF_KIND_FUNC)) > 0;
+	/*
+	 * 7.2 looks in the base too (btf__find_by_name_kind()); 7.3 in the
+	 * object's own BTF only (btf__find_by_name_kind_own())
+	 */
+	base = btf__base_btf(c->btf);
+	exists = c->flow == BTFIDS_FLOW_72 && base &&
+		 btf__find_by_name_kind(base, impl, BTF_KIND_FUNC) > 0;
+	if (!exists) {
+		int err = own_impl(c, impl, &exists);
+
+		if (err)
+			return btf_fail(c, err, "its _impl FUNC", k->name);
+	}
 	if (exists && !has_implicit_arg(c->btf, t))
 		return 0;	/* rewritten already (a final BTF): nothing to do */
 	if (!exists) {
@@ -543,6 +635,7 @@ int btfids_kfuncs_rewrite(struct btf *btf, const struct btfids_elf *e,
 		err = rewrite_one(&c, &c.kfuncs[i]);
 	}
 	free(c.kfuncs);
+	free(c.impls);
 	free(c.tags);
 	free(c.slots);
 	free(c.sets);

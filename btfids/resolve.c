@@ -176,6 +176,8 @@ static int compute(struct resolve_opts *o, struct run *u)
 
 	if (has_ids)
 		err = btfids_syms_collect(&u->e, &u->s, &o->rep);
+	if (has_ids)	/* the BTF work needs memory, not the symbol table */
+		btfids_elf_drop_syms(&u->e);
 	if (!err)
 		err = btfids_btf_load(&u->e, o->btf_path, o->base, &u->btf, &o->rep);
 	if (!err && u->flow != BTFIDS_FLOW_6X)

@@ -56,6 +56,8 @@ struct btfids_elf {
 	size_t symtab_index;		/* 0: no symbol table */
 	size_t strtab_index;		/* its sh_link */
 	const unsigned char *syms;	/* nr_syms * sym_size bytes */
+	void *syms_map;			/* our mapping of the pages holding syms, or NULL */
+	size_t syms_map_len;
 	size_t sym_size;		/* sizeof(Elf32_Sym) or sizeof(Elf64_Sym) */
 	const unsigned char *xndx;	/* SHT_SYMTAB_SHNDX: u32 per symbol, or NULL */
 	size_t nr_syms;
@@ -69,6 +71,14 @@ struct btfids_elf {
 int btfids_elf_open(struct btfids_elf *e, const char *path, bool writable,
 		    struct btfids_report *r);
 void btfids_elf_close(struct btfids_elf *e);
+
+/*
+ * Done with the symbol table for now: its pages leave the process's
+ * memory (a private read-only file mapping: they come back from the page
+ * cache, unchanged, if touched again). Lowers the peak RSS of a vmlinux
+ * run by the size of .symtab (5 MB on amd64), as BTF work follows.
+ */
+void btfids_elf_drop_syms(struct btfids_elf *e);
 
 /*
  * Host-order copy of symbol @i, its real section index (SHN_XINDEX
