@@ -98,7 +98,13 @@ static int sort_by_name(struct btf *btf)
 		/* gone before libbpf's copies of the BTF: less peak memory */
 		free(order);
 		order = NULL;
-		err = btf__permute(btf, id_map, n, NULL);
+		for (i = 0; i < n && id_map[i] == start + i; i++)
+			;
+		/*
+		 * Sorted already (a final BTF): btf__permute() would only copy
+		 * the whole BTF into modifiable memory to put it back as it was.
+		 */
+		err = i == n ? 0 : btf__permute(btf, id_map, n, NULL);
 	}
 	free(order);
 	free(id_map);
