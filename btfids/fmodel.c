@@ -241,8 +241,10 @@ static bool is_struct(const struct btfids_fmodel *m, unsigned int i)
  * refusals and loads the code follows.
  *
  * x86_64: arch/x86/net/bpf_jit_comp.c, __arch_prepare_bpf_trampoline():
- * nr_regs = nr_args plus the extra 8-byte slots of STRUCT_ARG args (so a
- * 16-byte int counts 1), refused when above MAX_BPF_FUNC_ARGS (12).
+ * nr_regs = nr_args plus the extra 8-byte slots of every arg over 8 bytes
+ * (a 16-byte int counts 2, as a 16-byte struct does: the loop has no
+ * STRUCT_ARG test in v6.12 nor in v7.3), refused when above
+ * MAX_BPF_FUNC_ARGS (12).
  * save_args(): an arg whose slots all fit in the registers left (rdi rsi
  * rdx rcx r8 r9) is in them, else it is copied whole from the caller's
  * stack (slot after slot from rbp + 0x18), and later args may still use
@@ -254,8 +256,7 @@ static void place_x86_64(struct btfids_fmodel *m)
 	unsigned int i, j, n, nr = m->nr_args, r = 0, s = 0;
 
 	for (i = 0; i < m->nr_args; i++)
-		if (is_struct(m, i))
-			nr += arg_slots(m, i) - 1;
+		nr += arg_slots(m, i) - 1;
 	if (nr > BTF_TRAMP_MAX_ARGS) {
 		m->reason = BTF_TRAMP_TOO_MANY_SLOTS;
 		return;
