@@ -5,7 +5,8 @@
 # (tests/boot/*.c, static) lets the kernel judge btfids' output:
 #   ids     BPF programs whose loading depends on the .BTF_ids slots
 #           (fentry, kfuncs, bpf_get_current_task_btf, iter/task)
-#   models  fentry load + attach on every FUNC (or every BTFIDS_BOOT_SAMPLE-th)
+#   models  fentry load + attach on every FUNC the rules treat specially and
+#           every BTFIDS_BOOT_SAMPLE-th of the others
 #           against `btfids models --all vmlinux`
 #   args    argument values in the ctx slots the models give
 # Prints the guest's "boot: <release> ..." lines and ends with
@@ -80,12 +81,15 @@ else
 	vmlinux=$tmp/vmlinux bz=$tmp/bzImage
 fi
 
-# btfids' models of every FUNC of that vmlinux, as lines /init reads
-if ! "$B" models --all "$vmlinux" >"$tmp/models.jsonl" 2>"$tmp/err"; then
+# btfids' models of every FUNC of that vmlinux by the rules of kernel V, as
+# lines /init reads
+if ! "$B" models --all --kernel "$V" "$vmlinux" >"$tmp/models.jsonl" 2>"$tmp/err"; then
 	echo "boot: $V FAILED (btfids models --all: $(tail -1 "$tmp/err"))"
 	failed=1; finish
 fi
-# (every SAMPLE-th in models.txt; args.txt: the functions of the args check)
+# (models.txt: the refused ones, those with an arg over 8 bytes or a struct
+# or union by value, or more than 6 slots, and every SAMPLE-th of the rest;
+# args.txt: the functions of the args check)
 python3 - "$tmp" "$SAMPLE" <<'EOF'
 import json, sys
 d, k = sys.argv[1], int(sys.argv[2])
@@ -96,7 +100,10 @@ for i, line in enumerate(open(d + "/models.jsonl")):
     text = "%d %s %d %s %d %d %s %s\n" % (m["id"], m["name"], m["attachable"],
         m.get("reason", "-"), m.get("nr_args", -1), m.get("slots", 0),
         lst(m.get("arg_size")), lst(m.get("arg_flags")))
-    if i % k == 0:
+    # every function the rules treat specially, and every k-th of the rest
+    special = (not m["attachable"] or m.get("slots", 0) > 6 or
+               any(f & 1 or sz > 8 for f, sz in zip(m.get("arg_flags", []), m.get("arg_size", []))))
+    if special or i % k == 0:
         models.write(text)
     if m["name"] in ("do_mmap", "vfs_write", "do_filp_open"):
         args.write(text)

@@ -428,6 +428,87 @@ START_TEST(t_arch)
 }
 END_TEST
 
+/*
+ * --kernel X.Y: the distill rules of an older kernel. v6.12's
+ * __get_type_size() knows no union (__btf_type_is_struct(): STRUCT only),
+ * and a booted 6.12 refuses "arg0 type UNION is unsupported" for
+ * release_pages() (tests/boot.sh); from 6.18 a union is a STRUCT_ARG.
+ */
+START_TEST(t_kernel_version)
+{
+	char path[] = "/tmp/btfids-models-XXXXXX";
+	int fu = FN("takes_union", 0, t_long, t_u8);
+	int fs = FN("takes_struct", 0, t_long, t_s16);
+	struct btfids_target_arch a;
+	struct btfids_fmodel m;
+	unsigned int k = 1;
+	char *err = NULL, cmd[256], line[512], want[256];
+	bool seen = false;
+	const void *raw;
+	FILE *p;
+	uint32_t size;
+	int fd, rc;
+
+	ck_assert_int_eq(btfids_kernel_from_str("6.12", &k), 0);
+	ck_assert_uint_eq(k, BTFIDS_KERNEL(6, 12));
+	ck_assert_int_eq(btfids_kernel_from_str("7.3-rc7", &k), 0);
+	ck_assert_uint_eq(k, BTFIDS_KERNEL(7, 3));
+	ck_assert_int_eq(btfids_kernel_from_str("6.12.117", &k), 0);
+	ck_assert_uint_eq(k, BTFIDS_KERNEL(6, 12));
+	ck_assert_int_eq(btfids_kernel_from_str("6", &k), -EINVAL);
+	ck_assert_int_eq(btfids_kernel_from_str("6.x", &k), -EINVAL);
+	ck_assert_int_eq(btfids_kernel_from_str("v6.12", &k), -EINVAL);
+	ck_assert_int_eq(btfids_kernel_from_str("6.12x", &k), -EINVAL);
+
+	btfids_arch_from_name("x86_64", &a);
+	ck_assert_uint_eq(a.kernel, 0);		/* the newest rules */
+	ck_assert_int_eq(btfids_fmodel_compute(btf, fu, &a, &m), 0);
+	ck_assert_int_eq(m.reason, BTF_TRAMP_OK);
+	ck_assert_int_eq(m.arg_flags[1], BTF_FMODEL_STRUCT_ARG);
+	a.kernel = BTFIDS_KERNEL(6, 18);
+	ck_assert_int_eq(btfids_fmodel_compute(btf, fu, &a, &m), 0);
+	ck_assert_int_eq(m.reason, BTF_TRAMP_OK);
+	a.kernel = BTFIDS_KERNEL(6, 17);
+	ck_assert_int_eq(btfids_fmodel_compute(btf, fu, &a, &m), 0);
+	ck_assert_int_eq(m.reason, BTF_TRAMP_ARG_UNSUPPORTED);
+	ck_assert(!m.distilled);
+	a.kernel = BTFIDS_KERNEL(6, 12);
+	ck_assert_int_eq(btfids_fmodel_compute(btf, fs, &a, &m), 0);
+	ck_assert_int_eq(m.reason, BTF_TRAMP_OK);	/* structs: the same in 6.12 */
+	ck_assert_int_eq(m.nr_slots, 3);
+
+	raw = btf__raw_data(btf, &size);
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, raw, size), (ssize_t)size);
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "%s models --all --arch x86_64 --kernel 6.12 %s", tl_btfids(),
+		 path);
+	p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	while (fgets(line, sizeof(line), p)) {
+		if (!strstr(line, "\"takes_union\""))
+			continue;
+		snprintf(want, sizeof(want), "{\"name\":\"takes_union\",\"id\":%d,"
+			 "\"attachable\":false,\"reason\":\"arg-unsupported\"}\n", fu);
+		ck_assert_str_eq(line, want);
+		seen = true;
+	}
+	ck_assert_int_eq(pclose(p), 0);
+	ck_assert(seen);
+	/* a version that is none, or --kernel for the stored tables: usage errors */
+	rc = TL_RUN(&err, "models", "--all", "--arch", "x86_64", "--kernel", "six", path);
+	ck_assert_int_eq(rc, 129);
+	ck_assert_ptr_nonnull(strstr(err, "--kernel takes a version"));
+	free(err);
+	rc = TL_RUN(&err, "models", "--kernel", "6.12", path);
+	ck_assert_int_eq(rc, 129);
+	ck_assert_ptr_nonnull(strstr(err, "--kernel only with --all"));
+	free(err);
+	unlink(path);
+}
+END_TEST
+
 /* `btfids models --all` on raw BTF: exact JSON Lines. */
 START_TEST(t_verb)
 {
@@ -964,6 +1045,7 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_kernel_rules);
 	tcase_add_test(tc, t_arch);
 	tcase_add_test(tc, t_verb);
+	tcase_add_test(tc, t_kernel_version);
 	tcase_add_test(tc, t_json);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("kernels");

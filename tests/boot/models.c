@@ -276,8 +276,8 @@ void boot_models(const struct btf *vmlinux, const struct boot_model *m, int n)
 		char what[48];
 		int n;
 		const char *example;
-	} out[MAX_OUTSIDE] = {};
-	int i, j, agree = 0, differ = 0, outside = 0, nout = 0, attached = 0;
+	} out[MAX_OUTSIDE] = {}, ref[MAX_OUTSIDE] = {};
+	int i, j, agree = 0, differ = 0, outside = 0, nout = 0, nref = 0, attached = 0;
 	char (*diffs)[320] = calloc(n, sizeof(*diffs));
 	double t0 = now();
 	struct verdict v;
@@ -306,6 +306,12 @@ void boot_models(const struct btf *vmlinux, const struct boot_model *m, int n)
 			attached++;
 		if (!strcmp(v.reason, m[i].attachable ? "-" : m[i].reason)) {
 			agree++;
+			for (j = 0; j < nref && strcmp(ref[j].what, v.reason); j++)
+				;
+			if (j == nref && nref < MAX_OUTSIDE)
+				snprintf(ref[nref++].what, sizeof(ref[0].what), "%s", v.reason);
+			if (j < nref)
+				ref[j].n++;
 			continue;
 		}
 		snprintf(diffs[differ++], sizeof(diffs[0]),
@@ -319,6 +325,9 @@ void boot_models(const struct btf *vmlinux, const struct boot_model *m, int n)
 	    n ? (now() - t0) * 1000 / n : 0);
 	say("models: seconds: load %.1f, attach %.1f, close %.1f, ctx past the args %.1f",
 	    t_load, t_attach, t_detach, t_beyond);
+	for (j = 0; j < nref; j++)
+		say("models: agree: %s: %d", strcmp(ref[j].what, "-") ? ref[j].what : "attached",
+		    ref[j].n);
 	for (j = 0; j < nout; j++)
 		say("models: outside: %s: %d (e.g. %s)", out[j].what, out[j].n, out[j].example);
 	for (i = 0; i < differ; i++)
