@@ -40,23 +40,19 @@ static void fail(const char *fmt, ...)
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	static char buf[1 << 16];
-	char *end, *p;
+	char *end;
 
 	if (level == LIBBPF_DEBUG)
 		return 0;
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	end = strstr(buf, "-- END PROG LOAD LOG");
-	if (!end) {
-		if (strstr(libbpf_last, "verifier:"))
-			return 0;	/* keep the log's line */
-		end = buf + strlen(buf);
+	if (end) {
+		snprintf(boot_log, sizeof(boot_log), "%.*s", (int)(end - buf), buf);
+		snprintf(libbpf_last, sizeof(libbpf_last), "verifier: %s", last_log_line());
+	} else if (!strstr(libbpf_last, "verifier:")) {
+		snprintf(boot_log, sizeof(boot_log), "%s", buf);
+		snprintf(libbpf_last, sizeof(libbpf_last), "%s", last_log_line());
 	}
-	while (end > buf && (end[-1] == '\n' || end[-1] == ' '))
-		end--;
-	for (p = end; p > buf && p[-1] != '\n'; p--)
-		;
-	snprintf(libbpf_last, sizeof(libbpf_last), "%s%.*s",
-		 strstr(buf, "-- END PROG LOAD LOG") ? "verifier: " : "", (int)(end - p), p);
 	return 0;
 }
 
