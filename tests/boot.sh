@@ -16,6 +16,8 @@
 #   BTFIDS_BOOT_TIMEOUT    seconds for the whole qemu run (default 540)
 #   BTFIDS_BOOT_SAMPLE     try every K-th function (default 3; 1: all, about 6 min)
 #   BTFIDS_BOOT_MIN        fewest functions the models line must have tried (1000)
+#   BTFIDS_BOOT_BUDGET     seconds the guest may spend on the models (300); it
+#                          tries them in a fixed random order and stops there
 #   BTFIDS_BOOT_BZIMAGE    boot this image instead of the relinked one (and do
 #                          not relink); for testing the test
 #   BTFIDS_BOOT_APPEND     more kernel command line (for testing the test)
@@ -31,6 +33,7 @@ QEMU=${QEMU:-qemu-system-x86_64}
 TIMEOUT=${BTFIDS_BOOT_TIMEOUT:-540}
 SAMPLE=${BTFIDS_BOOT_SAMPLE:-3}
 MIN=${BTFIDS_BOOT_MIN:-1000}
+BUDGET=${BTFIDS_BOOT_BUDGET:-300}
 S=$top/tests/boot
 
 skip() { echo "boot: skipped ($*)"; exit 0; }
@@ -92,10 +95,10 @@ fi
 # or union by value, or more than 6 slots, and every SAMPLE-th of the rest;
 # args.txt: the functions of the args check)
 python3 - "$tmp" "$SAMPLE" <<'EOF'
-import json, sys
+import json, random, sys
 d, k = sys.argv[1], int(sys.argv[2])
 lst = lambda a: ",".join(map(str, a)) if a else "-"
-models, args = open(d + "/models.txt", "w"), open(d + "/args.txt", "w")
+picked, args = [], open(d + "/args.txt", "w")
 for i, line in enumerate(open(d + "/models.jsonl")):
     m = json.loads(line)
     text = "%d %s %d %s %d %d %s %s\n" % (m["id"], m["name"], m["attachable"],
@@ -105,10 +108,15 @@ for i, line in enumerate(open(d + "/models.jsonl")):
     special = (not m["attachable"] or m.get("slots", 0) > 6 or
                any(f & 1 or sz > 8 for f, sz in zip(m.get("arg_flags", []), m.get("arg_size", []))))
     if special or i % k == 0:
-        models.write(text)
-    if m["name"] in ("do_mmap", "vfs_write", "do_filp_open"):
+        picked.append(text)
+    if m["name"] in ("do_mmap", "vfs_write", "do_filp_open", "do_file_open"):
         args.write(text)
+# in a fixed random order: what the guest's time budget leaves out is no region of the BTF
+random.Random(12).shuffle(picked)
+open(d + "/models.txt", "w").writelines(picked)
 EOF
+
+echo "$BUDGET" >"$tmp/budget.txt"
 
 # initramfs: the kernel tree's gen_init_cpio (device node without root)
 gic=$T/usr/gen_init_cpio
@@ -126,6 +134,7 @@ file /init $tmp/init 0755 0 0
 file /ids.bpf.o $tmp/ids.bpf.o 0644 0 0
 file /models.txt $tmp/models.txt 0644 0 0
 file /args.txt $tmp/args.txt 0644 0 0
+file /budget.txt $tmp/budget.txt 0644 0 0
 EOF
 "$gic" "$tmp/cpio.list" >"$tmp/initrd.cpio" || { echo "boot: $V FAILED (gen_init_cpio)"; failed=1; finish; }
 

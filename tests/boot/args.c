@@ -167,7 +167,7 @@ static void call_write(struct want *w)
 	close(p[1]);
 }
 
-/* openat -> do_sys_openat2 -> do_filp_open(dfd, pathname, op): dfd chosen by us */
+/* openat -> do_sys_openat2 -> do_filp_open/do_file_open(dfd, pathname, op): dfd chosen by us */
 static void call_openat(struct want *w)
 {
 	int d = open("/", O_RDONLY | O_DIRECTORY), fd;
@@ -194,7 +194,9 @@ void boot_args(const struct boot_model *m, int n)
 
 	check(m, n, "do_mmap", call_mmap, mmap_w, 7);
 	check(m, n, "vfs_write", call_write, write_w, 2);
-	check(m, n, "do_filp_open", call_openat, open_w, 1);
+	/* do_file_open() since v7.0 */
+	check(m, n, find(m, n, "do_file_open") ? "do_file_open" : "do_filp_open", call_openat,
+	      open_w, 1);
 	if (failed[0])
 		say("args FAILED (%s)", failed);
 	else

@@ -49,7 +49,8 @@ int load_fentry(uint32_t id, const struct bpf_insn *insns, size_t cnt, bool refu
 
 void boot_ids(struct btf *vmlinux);
 int boot_models_read(const char *path, const struct btf *vmlinux, struct boot_model **out);
-void boot_models(const struct btf *vmlinux, const struct boot_model *m, int n);
+/* @budget: seconds after which no more functions are tried (0: none) */
+void boot_models(const struct btf *vmlinux, const struct boot_model *m, int n, int budget);
 void boot_args(const struct boot_model *m, int n);
 
 #endif

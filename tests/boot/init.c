@@ -127,6 +127,20 @@ static void setup(void)
 		snprintf(boot_release, sizeof(boot_release), "unknown");
 }
 
+/* /budget.txt: seconds for the models (tests/boot.sh BTFIDS_BOOT_BUDGET) */
+static int read_budget(void)
+{
+	FILE *f = fopen("/budget.txt", "r");
+	int b = 0;
+
+	if (f) {
+		if (fscanf(f, "%d", &b) != 1)
+			b = 0;
+		fclose(f);
+	}
+	return b;
+}
+
 static void __attribute__((noreturn)) finish(void)
 {
 	printf("boot: end\n");
@@ -156,7 +170,7 @@ int main(void)
 	if (n < 0)
 		say("models FAILED (/models.txt: %s)", strerror(-n));
 	else
-		boot_models(vmlinux, models, n);
+		boot_models(vmlinux, models, n, read_budget());
 	free(models);
 	models = NULL;
 	n = boot_models_read("/args.txt", vmlinux, &models);

@@ -270,7 +270,7 @@ static void judge(const struct btf *btf, const struct boot_model *m, struct verd
 
 #define MAX_OUTSIDE	16
 
-void boot_models(const struct btf *vmlinux, const struct boot_model *m, int n)
+void boot_models(const struct btf *vmlinux, const struct boot_model *m, int n, int budget)
 {
 	struct {
 		char what[48];
@@ -289,6 +289,11 @@ void boot_models(const struct btf *vmlinux, const struct boot_model *m, int n)
 	for (i = 0; i < n; i++) {
 		if (i && i % 1000 == 0)
 			printf("boot: progress %d/%d, %.1f s\n", i, n, now() - t0);
+		if (budget > 0 && now() - t0 > budget) {
+			say("models: time budget of %d s reached after %d of %d functions", budget,
+			    i, n);
+			break;
+		}
 		judge(vmlinux, &m[i], &v);
 		if (!v.reason) {
 			outside++;
@@ -319,10 +324,10 @@ void boot_models(const struct btf *vmlinux, const struct boot_model *m, int n)
 			 m[i].attachable ? "attachable" : m[i].reason,
 			 strcmp(v.reason, "-") ? v.reason : "attaches", v.detail);
 	}
-	say("models: %d tried, %d agree, %d differ, %d outside the model", n, agree, differ,
+	say("models: %d tried, %d agree, %d differ, %d outside the model", i, agree, differ,
 	    outside);
 	say("models: %d attached, %.1f s, %.2f ms a function", attached, now() - t0,
-	    n ? (now() - t0) * 1000 / n : 0);
+	    i ? (now() - t0) * 1000 / i : 0);
 	say("models: seconds: load %.1f, attach %.1f, close %.1f, ctx past the args %.1f",
 	    t_load, t_attach, t_detach, t_beyond);
 	for (j = 0; j < nref; j++)
