@@ -12,6 +12,7 @@
  * contract doc and the kernel disagree we follow the kernel and say so.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <elf.h>
 
@@ -52,6 +53,7 @@ void btfids_arch_from_elf(uint16_t machine, unsigned char elf_class,
 	a->machine = machine;
 	a->ptr_size = is64 ? 8 : 4;
 	a->name = "none";
+	a->kernel = 0;
 	if (!is64)
 		return;		/* no 32-bit kernel has a BPF trampoline */
 	for (i = 0; i < sizeof(arch_names) / sizeof(arch_names[0]); i++) {
@@ -74,6 +76,7 @@ int btfids_arch_from_name(const char *name, struct btfids_target_arch *a)
 		a->machine = arch_names[i].machine;
 		a->ptr_size = arch_names[i].ptr_size;
 		a->name = arch_names[i].name;
+		a->kernel = 0;
 		return 0;
 	}
 	return -EINVAL;
@@ -118,14 +121,34 @@ static bool is_modifier(const struct btf_type *t)
 	}
 }
 
+int btfids_kernel_from_str(const char *s, unsigned int *kernel)
+{
+	unsigned long major, minor;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	major = strtoul(s, &end, 10);
+	if (*end != '.' || end[1] < '0' || end[1] > '9')
+		return -EINVAL;
+	minor = strtoul(end + 1, &end, 10);
+	if (!major || major > 255 || minor > 255 || (*end && *end != '.' && *end != '-'))
+		return -EINVAL;
+	*kernel = BTFIDS_KERNEL(major, minor);
+	return 0;
+}
+
 /*
  * __get_type_size(): the size of type @id and, in *flags, its
  * __get_type_fmodel_flags(). ID 0 is void (0 bytes); a modifier chain that
  * ends at 0 lands on the kernel's unsized btf_void and is unsupported.
- * *aggr tells a STRUCT/UNION (refused as a return).
+ * *aggr tells a STRUCT/UNION (refused as a return). Before 6.18 the kernel
+ * knew no union here (__btf_type_is_struct(): STRUCT only; v6.12
+ * kernel/bpf/btf.c __get_type_size(), and a booted 6.12 says "arg0 type
+ * UNION is unsupported"): @unions false.
  */
 static int type_size(const struct btf *btf, uint32_t id, unsigned int ptr_size,
-		     uint8_t *flags, bool *aggr)
+		     bool unions, uint8_t *flags, bool *aggr)
 {
 	const struct btf_type *t;
 	int depth = 0;
@@ -152,8 +175,11 @@ static int type_size(const struct btf *btf, uint32_t id, unsigned int ptr_size,
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
 		return t->size;		/* never SIGNED: the kernel only flags INTs */
-	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:
+		if (!unions)
+			return SZ_UNSUPPORTED;
+		__attribute__((fallthrough));
+	case BTF_KIND_STRUCT:
 		/* unions are STRUCT_ARG since 6.18 (btf_type_is_struct()) */
 		*flags = BTF_FMODEL_STRUCT_ARG;
 		*aggr = true;
@@ -164,8 +190,9 @@ static int type_size(const struct btf *btf, uint32_t id, unsigned int ptr_size,
 }
 
 int btfids_fmodel_distill(const struct btf *btf, uint32_t id, unsigned int ptr_size,
-			  struct btfids_fmodel *m)
+			  unsigned int kernel, struct btfids_fmodel *m)
 {
+	bool unions = !kernel || kernel >= BTFIDS_KERNEL(6, 18);
 	const struct btf_type *t = btf__type_by_id(btf, id);
 	const struct btf_param *p;
 	unsigned int i, n;
@@ -184,7 +211,7 @@ int btfids_fmodel_distill(const struct btf *btf, uint32_t id, unsigned int ptr_s
 		m->reason = BTF_TRAMP_TOO_MANY_ARGS;
 		return 0;
 	}
-	sz = type_size(btf, t->type, ptr_size, &m->ret_flags, &aggr);
+	sz = type_size(btf, t->type, ptr_size, unions, &m->ret_flags, &aggr);
 	if (sz < 0 || aggr) {
 		m->ret_flags = 0;
 		m->reason = BTF_TRAMP_RET_UNSUPPORTED;
@@ -196,7 +223,7 @@ int btfids_fmodel_distill(const struct btf *btf, uint32_t id, unsigned int ptr_s
 			m->reason = BTF_TRAMP_VARIADIC;
 			return 0;
 		}
-		sz = type_size(btf, p[i].type, ptr_size, &m->arg_flags[i], &aggr);
+		sz = type_size(btf, p[i].type, ptr_size, unions, &m->arg_flags[i], &aggr);
 		if (sz < 0 || sz > 16) {
 			m->reason = BTF_TRAMP_ARG_UNSUPPORTED;
 			return 0;
@@ -241,8 +268,10 @@ static bool is_struct(const struct btfids_fmodel *m, unsigned int i)
  * refusals and loads the code follows.
  *
  * x86_64: arch/x86/net/bpf_jit_comp.c, __arch_prepare_bpf_trampoline():
- * nr_regs = nr_args plus the extra 8-byte slots of STRUCT_ARG args (so a
- * 16-byte int counts 1), refused when above MAX_BPF_FUNC_ARGS (12).
+ * nr_regs = nr_args plus the extra 8-byte slots of every arg over 8 bytes
+ * (a 16-byte int counts 2, as a 16-byte struct does: the loop has no
+ * STRUCT_ARG test in v6.12 nor in v7.3), refused when above
+ * MAX_BPF_FUNC_ARGS (12).
  * save_args(): an arg whose slots all fit in the registers left (rdi rsi
  * rdx rcx r8 r9) is in them, else it is copied whole from the caller's
  * stack (slot after slot from rbp + 0x18), and later args may still use
@@ -254,8 +283,7 @@ static void place_x86_64(struct btfids_fmodel *m)
 	unsigned int i, j, n, nr = m->nr_args, r = 0, s = 0;
 
 	for (i = 0; i < m->nr_args; i++)
-		if (is_struct(m, i))
-			nr += arg_slots(m, i) - 1;
+		nr += arg_slots(m, i) - 1;
 	if (nr > BTF_TRAMP_MAX_ARGS) {
 		m->reason = BTF_TRAMP_TOO_MANY_SLOTS;
 		return;
@@ -409,7 +437,7 @@ void btfids_fmodel_place(enum btfids_arch arch, struct btfids_fmodel *m)
 int btfids_fmodel_compute(const struct btf *btf, uint32_t id,
 			  const struct btfids_target_arch *a, struct btfids_fmodel *m)
 {
-	int err = btfids_fmodel_distill(btf, id, a->ptr_size, m);
+	int err = btfids_fmodel_distill(btf, id, a->ptr_size, a->kernel, m);
 
 	if (!err)
 		btfids_fmodel_place(a->arch, m);

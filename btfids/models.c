@@ -2,9 +2,10 @@
 /*
  * models.c - the models verb: trampoline function models as JSON Lines.
  *
- *   btfids models --all [--arch NAME] [-b BASE] FILE
+ *   btfids models --all [--arch NAME] [--kernel X.Y] [-b BASE] FILE
  *       every FUNC of FILE's BTF (an ELF with .BTF, or raw BTF, which
- *       needs --arch), computed now, in BTF ID order;
+ *       needs --arch), computed now, in BTF ID order; --kernel: the
+ *       distill rules of an older kernel (unions before 6.18);
  *   btfids models [-b BASE] ELF
  *       the trampoline tables stored in ELF's .BTF_tramp, read back from
  *       their bytes (not recomputed), each table in BTF ID order; BASE
@@ -67,21 +68,23 @@ void btfids_models_print(struct btfids_json *j, const char *name, uint32_t id,
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: btfids models --all [--arch NAME] [-b BASE] FILE\n"
+		"Usage: btfids models --all [--arch NAME] [--kernel X.Y] [-b BASE] FILE\n"
 		"       btfids models [-b BASE] ELF\n\n"
 		"Print BPF trampoline function models as JSON Lines, by BTF ID.\n\n"
 		"  --all              every FUNC of FILE's BTF (ELF with .BTF, or raw BTF)\n"
 		"  --arch NAME        target for raw BTF: x86_64 arm64 s390x riscv64\n"
 		"                     loongarch64 powerpc64 powerpc64le i386 arm mips\n"
 		"                     powerpc riscv32 (for an ELF: overrides e_machine)\n"
+		"  --kernel X.Y       the distill rules of that kernel (default: the newest,\n"
+		"                     v6.18's; before 6.18 a union argument is refused)\n"
 		"  -b, --btf_base F   base BTF when FILE's BTF is split (a module)\n"
 		"  -h, --help         this help\n\n"
 		"Without --all, print the tables btfids stored in ELF's .BTF_tramp.\n"
 		"Exit status: 0 ok, 255 failure, 129 usage error.\n");
 }
 
-static int models_all(const char *path, const char *arch, const char *base_path,
-		      struct btfids_report *r)
+static int models_all(const char *path, const char *arch, unsigned int kernel,
+		      const char *base_path, struct btfids_report *r)
 {
 	int kind = btfids_btf_file_kind(path), err;
 	struct btfids_target_arch a = {};
@@ -109,6 +112,7 @@ static int models_all(const char *path, const char *arch, const char *base_path,
 	}
 	if (arch)
 		btfids_arch_from_name(arch, &a);	/* checked by do_models() */
+	a.kernel = kernel;
 	if (base_path) {
 		if (btfids_btf_load_base(base_path, &base, r))
 			return -EINVAL;
@@ -145,6 +149,7 @@ static const struct option long_opts[] = {
 	{ "all", no_argument, NULL, 'a' },
 	{ "arch", required_argument, NULL, 'A' },
 	{ "btf_base", required_argument, NULL, 'b' },
+	{ "kernel", required_argument, NULL, 'K' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -152,7 +157,8 @@ static const struct option long_opts[] = {
 int do_models(int argc, char **argv)
 {
 	struct btfids_report rep = { .out = stderr };
-	const char *arch = NULL, *base = NULL;
+	const char *arch = NULL, *base = NULL, *kernel_str = NULL;
+	unsigned int kernel = 0;
 	bool all = false;
 	int c, err;
 
@@ -168,6 +174,9 @@ int do_models(int argc, char **argv)
 			break;
 		case 'b':
 			base = optarg;
+			break;
+		case 'K':
+			kernel_str = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -191,9 +200,15 @@ int do_models(int argc, char **argv)
 		usage(stderr);
 		return BTFIDS_EXIT_USAGE;
 	}
+	if (kernel_str && (!all || btfids_kernel_from_str(kernel_str, &kernel))) {
+		fprintf(stderr, "btfids models: %s\n", all ? "--kernel takes a version: 6.12, 7.3" :
+			"--kernel only with --all (stored tables are read back as they are)");
+		usage(stderr);
+		return BTFIDS_EXIT_USAGE;
+	}
 	btfids_json_buffer(stdout);	/* a line per kernel function: 7 MB */
 	if (all)
-		err = models_all(argv[optind], arch, base, &rep);
+		err = models_all(argv[optind], arch, kernel, base, &rep);
 	else
 		err = btfids_tramp_print(argv[optind], base, stdout, &rep);
 	return err ? BTFIDS_EXIT_FAIL : BTFIDS_EXIT_OK;

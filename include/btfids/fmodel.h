@@ -36,7 +36,17 @@ struct btfids_target_arch {
 	uint16_t machine;	/* e_machine */
 	uint8_t ptr_size;	/* 4 or 8 */
 	const char *name;
+	unsigned int kernel;	/* BTFIDS_KERNEL(x, y) whose distill rules apply; 0: the newest */
 };
+
+/* A kernel version for struct btfids_target_arch.kernel. */
+#define BTFIDS_KERNEL(major, minor)	((major) << 8 | (minor))
+
+/*
+ * "6.12" (or "6.12.57", "7.3-rc7": the rest is ignored) -> BTFIDS_KERNEL(6, 12).
+ * Returns 0 or -EINVAL.
+ */
+int btfids_kernel_from_str(const char *s, unsigned int *kernel);
 
 /* From an ELF header's e_machine and EI_CLASS. */
 void btfids_arch_from_elf(uint16_t machine, unsigned char elf_class,
@@ -63,11 +73,13 @@ struct btfids_fmodel {
 
 /*
  * Step 1 for BTF FUNC (or FUNC_PROTO) @id of @btf, with pointers of
- * @ptr_size bytes. Sets m->reason to a distill reason or BTF_TRAMP_OK.
- * Returns 0, or -EINVAL if @id is not a FUNC/FUNC_PROTO.
+ * @ptr_size bytes, by the rules of @kernel (0: the newest; before 6.18 a
+ * union argument is refused as arg-unsupported). Sets m->reason to a
+ * distill reason or BTF_TRAMP_OK. Returns 0, or -EINVAL if @id is not a
+ * FUNC/FUNC_PROTO.
  */
 int btfids_fmodel_distill(const struct btf *btf, uint32_t id, unsigned int ptr_size,
-			  struct btfids_fmodel *m);
+			  unsigned int kernel, struct btfids_fmodel *m);
 /* Step 2: arch refusals and locations. Only acts on a distilled model. */
 void btfids_fmodel_place(enum btfids_arch arch, struct btfids_fmodel *m);
 

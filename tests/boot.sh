@@ -1,0 +1,185 @@
+#!/usr/bin/env bash
+# boot.sh [VERSION] - proven by a running kernel: relink the kbuild-tiny tree
+# of Linux VERSION (default 6.12) with RESOLVE_BTFIDS=btfids, boot its
+# bzImage under qemu-system-x86_64 (TCG) with an initramfs whose /init
+# (tests/boot/*.c, static) lets the kernel judge btfids' output:
+#   ids     BPF programs whose loading depends on the .BTF_ids slots
+#           (fentry, kfuncs, bpf_get_current_task_btf, iter/task)
+#   models  fentry load + attach on every FUNC the rules treat specially and
+#           every BTFIDS_BOOT_SAMPLE-th of the others
+#           against `btfids models --all vmlinux`
+#   args    argument values in the ctx slots the models give
+# Prints the guest's "boot: <release> ..." lines and ends with
+# "boot: N passed, N failed" or "boot: skipped (<why>)".
+#
+#   BTFIDS_KBUILD          the kbuild-tiny cache (default ~/.cache/btfids/kbuild)
+#   BTFIDS_BOOT_TIMEOUT    seconds for the whole qemu run (default 540)
+#   BTFIDS_BOOT_SAMPLE     try every K-th function (default 3; 1: all, about 6 min)
+#   BTFIDS_BOOT_MIN        fewest functions the models line must have tried (1000)
+#   BTFIDS_BOOT_BUDGET     seconds the guest may spend on the models (300); it
+#                          tries them in a fixed random order and stops there
+#   BTFIDS_BOOT_BZIMAGE    boot this image instead of the relinked one (and do
+#                          not relink); for testing the test
+#   BTFIDS_BOOT_APPEND     more kernel command line (for testing the test)
+#   BTFIDS_BOOT_LOG        keep the guest's serial log in this file
+#   QEMU                   default qemu-system-x86_64
+set -uo pipefail
+
+. "$(dirname "$0")/paths.sh"
+V=${1:-6.12}
+D=${BTFIDS_KBUILD:-${XDG_CACHE_HOME:-$HOME/.cache}/btfids/kbuild}
+T=$D/linux-source-$V
+QEMU=${QEMU:-qemu-system-x86_64}
+TIMEOUT=${BTFIDS_BOOT_TIMEOUT:-540}
+SAMPLE=${BTFIDS_BOOT_SAMPLE:-3}
+MIN=${BTFIDS_BOOT_MIN:-1000}
+BUDGET=${BTFIDS_BOOT_BUDGET:-300}
+S=$top/tests/boot
+
+skip() { echo "boot: skipped ($*)"; exit 0; }
+passed=0 failed=0
+ok() { passed=$((passed + 1)); echo "  ok: $*"; }
+bad() { failed=$((failed + 1)); echo "  FAIL: $*"; }
+finish() { echo "boot: $passed passed, $failed failed"; [ $failed = 0 ]; exit; }
+
+[ "$(uname -m)" = x86_64 ] || skip "the guest program is built for x86-64; this host is $(uname -m)"
+command -v "$QEMU" >/dev/null || skip "no $QEMU: apt-get install qemu-system-x86"
+command -v timeout >/dev/null || skip "no timeout (coreutils)"
+command -v clang >/dev/null || skip "no clang for the BPF programs: apt-get install clang llvm"
+command -v python3 >/dev/null || skip "no python3"
+[ -f /usr/lib/x86_64-linux-gnu/libbpf.a ] || skip "no static libbpf.a: apt-get install libbpf-dev"
+[ -x "$B" ] || skip "no btfids at $B: run make"
+if [ -z "${BTFIDS_BOOT_BZIMAGE:-}" ]; then
+	[ -x "$R/kbuild-tiny" ] ||
+		skip "no $R/kbuild-tiny: the workspace's shared/realdata, not in this repository; set BTFIDS_REALDATA"
+	[ -f "$T/.config" ] && [ -f "$T/arch/x86/boot/bzImage" ] ||
+		skip "no $V kernel tree: run BTFIDS_KBUILD_KERNEL=$V $R/kbuild-tiny once as root, about 12 minutes"
+fi
+
+tmp=$(mktemp -d /tmp/btfids-boot.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+# the guest: BPF object and a static /init
+CFLAGS_GUEST="-O2 -g -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE"
+if ! clang -target bpf -O2 -g -Wall -Werror -I/usr/include/x86_64-linux-gnu \
+	-c "$S/ids.bpf.c" -o "$tmp/ids.bpf.o" 2>"$tmp/err" ||
+   ! ${CC:-gcc} $CFLAGS_GUEST -static -o "$tmp/init" "$S"/init.c "$S"/ids.c "$S"/models.c \
+	"$S"/args.c -lbpf -lelf -lz 2>>"$tmp/err"; then
+	echo "boot: $V FAILED (cannot build the guest program: $(head -3 "$tmp/err"))"
+	failed=1; finish
+fi
+
+# the kernel: relinked by kbuild with RESOLVE_BTFIDS=btfids
+if [ -n "${BTFIDS_BOOT_BZIMAGE:-}" ]; then
+	bz=$BTFIDS_BOOT_BZIMAGE vmlinux=${BTFIDS_BOOT_VMLINUX:-$T/vmlinux}
+else
+	# one relink of the shared tree at a time (tests/kbuild.sh takes the same
+	# lock); our copies of vmlinux and bzImage outlive the next relink
+	if ! (flock -w 900 9 || exit 1
+	      BTFIDS_KBUILD_KERNEL=$V "$R/kbuild-tiny" "$B" >/dev/null &&
+	      cp "$T/vmlinux" "$tmp/vmlinux" && cp "$T/arch/x86/boot/bzImage" "$tmp/bzImage"
+	     ) 9>"$D/.relink-$V.lock" 2>"$tmp/err"; then
+		echo "boot: $V FAILED (relink with RESOLVE_BTFIDS=btfids: $(tail -1 "$tmp/err"))"
+		failed=1; finish
+	fi
+	vmlinux=$tmp/vmlinux bz=$tmp/bzImage
+fi
+
+# btfids' models of every FUNC of that vmlinux by the rules of kernel V, as
+# lines /init reads
+if ! "$B" models --all --kernel "$V" "$vmlinux" >"$tmp/models.jsonl" 2>"$tmp/err"; then
+	echo "boot: $V FAILED (btfids models --all: $(tail -1 "$tmp/err"))"
+	failed=1; finish
+fi
+# (models.txt: the refused ones, those with an arg over 8 bytes or a struct
+# or union by value, or more than 6 slots, and every SAMPLE-th of the rest;
+# args.txt: the functions of the args check)
+python3 - "$tmp" "$SAMPLE" <<'EOF'
+import json, random, sys
+d, k = sys.argv[1], int(sys.argv[2])
+lst = lambda a: ",".join(map(str, a)) if a else "-"
+picked, args = [], open(d + "/args.txt", "w")
+for i, line in enumerate(open(d + "/models.jsonl")):
+    m = json.loads(line)
+    text = "%d %s %d %s %d %d %s %s\n" % (m["id"], m["name"], m["attachable"],
+        m.get("reason", "-"), m.get("nr_args", -1), m.get("slots", 0),
+        lst(m.get("arg_size")), lst(m.get("arg_flags")))
+    # every function the rules treat specially, and every k-th of the rest
+    special = (not m["attachable"] or m.get("slots", 0) > 6 or
+               any(f & 1 or sz > 8 for f, sz in zip(m.get("arg_flags", []), m.get("arg_size", []))))
+    if special or i % k == 0:
+        picked.append(text)
+    if m["name"] in ("do_mmap", "vfs_write", "do_filp_open", "do_file_open"):
+        args.write(text)
+# in a fixed random order: what the guest's time budget leaves out is no region of the BTF
+random.Random(12).shuffle(picked)
+open(d + "/models.txt", "w").writelines(picked)
+EOF
+
+echo "$BUDGET" >"$tmp/budget.txt"
+
+# initramfs: the kernel tree's gen_init_cpio (device node without root)
+gic=$T/usr/gen_init_cpio
+if [ ! -x "$gic" ]; then
+	gic=$tmp/gen_init_cpio
+	${CC:-gcc} -O2 -o "$gic" "$T/usr/gen_init_cpio.c" 2>/dev/null ||
+		{ echo "boot: $V FAILED (no usr/gen_init_cpio in $T)"; failed=1; finish; }
+fi
+cat >"$tmp/cpio.list" <<EOF
+dir /dev 0755 0 0
+nod /dev/console 0600 0 0 c 5 1
+dir /proc 0755 0 0
+dir /sys 0755 0 0
+file /init $tmp/init 0755 0 0
+file /ids.bpf.o $tmp/ids.bpf.o 0644 0 0
+file /models.txt $tmp/models.txt 0644 0 0
+file /args.txt $tmp/args.txt 0644 0 0
+file /budget.txt $tmp/budget.txt 0644 0 0
+EOF
+"$gic" "$tmp/cpio.list" >"$tmp/initrd.cpio" || { echo "boot: $V FAILED (gen_init_cpio)"; failed=1; finish; }
+
+# boot: the guest reboots when done, -no-reboot turns that into qemu's exit
+log=$tmp/serial.log
+start=$(date +%s)
+timeout -k 10 "$TIMEOUT" "$QEMU" -accel tcg -nodefaults -display none -no-reboot -m 1024 -smp 1 \
+	-kernel "$bz" -initrd "$tmp/initrd.cpio" -serial "file:$log" \
+	-append "console=ttyS0 panic=-1 loglevel=4 ${BTFIDS_BOOT_APPEND:-}" </dev/null >"$tmp/qemu.out" 2>&1
+qrc=$?
+secs=$(( $(date +%s) - start ))
+tr -d '\r' <"$log" >"$tmp/log" 2>/dev/null
+[ -z "${BTFIDS_BOOT_LOG:-}" ] || cp "$tmp/log" "$BTFIDS_BOOT_LOG"
+
+grep -E '^boot: ' "$tmp/log" | grep -vE '^boot: (progress|end)'
+rel=$(sed -nE 's/^boot: (\S+) init started$/\1/p' "$tmp/log" | head -1)
+if [ -z "$rel" ]; then
+	why="the kernel did not start /init"
+	[ $qrc = 124 ] && why="$why within ${TIMEOUT}s"
+	[ -s "$tmp/qemu.out" ] && why="$why; qemu: $(head -1 "$tmp/qemu.out")"
+	echo "boot: $V FAILED ($why; serial log ends: $(tail -c 300 "$tmp/log" | tr '\n' ' '))"
+	failed=1; finish
+fi
+echo "  boot: $rel qemu ran ${secs}s (TCG)"
+if grep -q "^boot: $rel ids ok" "$tmp/log"; then
+	ok "$rel: the kernel accepts the programs that depend on the .BTF_ids slots"
+else
+	bad "$rel: ids not ok"
+fi
+mline=$(grep -E "^boot: $rel models: [0-9]+ tried" "$tmp/log")
+mt=$(echo "$mline" | sed -nE 's/.* ([0-9]+) tried.*/\1/p')
+md=$(echo "$mline" | sed -nE 's/.* ([0-9]+) differ.*/\1/p')
+if [ -n "$mt" ] && [ "$md" = 0 ] && [ "$mt" -ge "$MIN" ]; then
+	ok "$rel: the kernel agrees with every model it can judge ($mt tried)"
+else
+	bad "$rel: models: ${mline:-no result} (want 0 differ, at least $MIN tried)"
+fi
+if grep -q "^boot: $rel args ok" "$tmp/log"; then
+	ok "$rel: argument values are in the models' ctx slots"
+else
+	bad "$rel: args not ok"
+fi
+if ! grep -q '^boot: end' "$tmp/log"; then
+	why="exit $qrc"
+	[ $qrc = 124 ] && why="timed out after ${TIMEOUT}s"
+	bad "$rel: the guest did not finish ($why); serial log ends: $(tail -c 300 "$tmp/log" | tr '\n' ' ')"
+fi
+finish

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* boot.h - the parts of the boot test's /init (see init.c). */
+#ifndef _BOOT_H
+#define _BOOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/bpf.h>
+#include <bpf/btf.h>
+
+#define BOOT_MAX_ARGS	12
+
+/* One line of /models.txt: btfids' model of one FUNC (tests/boot.sh writes it). */
+struct boot_model {
+	uint32_t id;
+	char name[128];
+	bool attachable;
+	char reason[24];	/* "-" when attachable */
+	int nr_args;		/* -1: not distilled */
+	int slots;
+	uint8_t size[BOOT_MAX_ARGS];
+	uint8_t flags[BOOT_MAX_ARGS];
+};
+
+#define FMODEL_STRUCT_ARG	1
+#define FMODEL_SIGNED_ARG	2
+
+/* raw BPF instructions */
+#define INSN(c, d, s, o, i) \
+	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i) })
+#define LDX_DW(d, s, o)	INSN(BPF_LDX | BPF_MEM | BPF_DW, d, s, o, 0)
+#define STX_DW(d, s, o)	INSN(BPF_STX | BPF_MEM | BPF_DW, d, s, o, 0)
+#define MOV_IMM(d, i)	INSN(BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, i)
+#define MOV_REG(d, s)	INSN(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
+#define ADD_IMM(d, i)	INSN(BPF_ALU64 | BPF_ADD | BPF_K, d, 0, 0, i)
+#define CALL(f)		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, f)
+#define JNE32_IMM(d, i, o) INSN(BPF_JMP32 | BPF_JNE | BPF_K, d, 0, o, i)
+#define EXIT()		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
+
+extern char boot_release[];
+extern char boot_log[1 << 16];
+
+double now(void);
+/* "boot: <release> <fmt>\n" on the console */
+void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+const char *last_log_line(void);
+int load_fentry(uint32_t id, const struct bpf_insn *insns, size_t cnt, bool refusal);
+
+void boot_ids(struct btf *vmlinux);
+int boot_models_read(const char *path, const struct btf *vmlinux, struct boot_model **out);
+/* @budget: seconds after which no more functions are tried (0: none) */
+void boot_models(const struct btf *vmlinux, const struct boot_model *m, int n, int budget);
+void boot_args(const struct boot_model *m, int n);
+
+#endif

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * init.c - /init of the boot test's initramfs (tests/boot.sh): a static
+ * program that lets the booted kernel judge what btfids computed.
+ *
+ *   ids     load and run ids.bpf.o (fentry, kfuncs, a BTF-typed helper,
+ *           iter/task): the verifier refuses them if a .BTF_ids slot is wrong
+ *   models  for each function of /models.txt (btfids models --all on the
+ *           host), load a fentry program and attach it: the kernel must
+ *           accept exactly the attachable ones, refuse the others for the
+ *           model's reason, and let the program read the model's slots and
+ *           no more
+ *   args    fentry on a few functions reached from syscalls with known
+ *           arguments: each value must be in the ctx slot the model gives
+ *
+ * Output on the console, one "boot: ..." line per result, then a reboot
+ * (qemu runs with -no-reboot, so it exits).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/bpf.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "boot.h"
+
+char boot_release[65];
+char boot_log[1 << 16];
+
+double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	printf("boot: %s ", boot_release);
+	vprintf(fmt, ap);
+	putchar('\n');
+	fflush(stdout);
+	va_end(ap);
+}
+
+/* The last non-empty line of the verifier log, for reports. */
+const char *last_log_line(void)
+{
+	static char line[160];
+	char *end = boot_log + strnlen(boot_log, sizeof(boot_log) - 1), *p;
+
+	for (;;) {
+		while (end > boot_log && (end[-1] == '\n' || end[-1] == ' '))
+			end--;
+		for (p = end; p > boot_log && p[-1] != '\n'; p--)
+			;
+		/* the verifier's statistics follow its verdict */
+		if (p == boot_log || (strncmp(p, "processed ", 10) &&
+				      strncmp(p, "verification time", 17)))
+			break;
+		end = p;
+	}
+	snprintf(line, sizeof(line), "%.*s", (int)(end - p), p);
+	return line;
+}
+
+/*
+ * Load a fentry program on BTF FUNC @id; -errno on failure (boot_log then
+ * holds the verifier's log). Without @refusal expected, the log is asked
+ * for only when the first load fails: logs cost time under TCG.
+ */
+int load_fentry(uint32_t id, const struct bpf_insn *insns, size_t cnt, bool refusal)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, o, .expected_attach_type = BPF_TRACE_FENTRY,
+		    .attach_btf_id = id);
+	int fd;
+
+	boot_log[0] = 0;
+	if (!refusal) {
+		fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "boot", "GPL", insns, cnt, &o);
+		if (fd >= 0)
+			return fd;
+	}
+	o.log_buf = boot_log;
+	o.log_size = sizeof(boot_log);
+	o.log_level = 1;
+	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "boot", "GPL", insns, cnt, &o);
+	if (fd >= 0 && !refusal) {
+		close(fd);
+		return -EAGAIN;	/* refused once, accepted once: report it */
+	}
+	return fd >= 0 ? fd : -errno;
+}
+
+static void setup(void)
+{
+	struct utsname u;
+
+	struct rlimit fds = { 1 << 16, 1 << 16 };
+
+	/* one link fd for each attached function (models.c) */
+	setrlimit(RLIMIT_NOFILE, &fds);
+	mount("proc", "/proc", "proc", 0, NULL);
+	mount("sysfs", "/sys", "sysfs", 0, NULL);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!uname(&u))
+		snprintf(boot_release, sizeof(boot_release), "%s", u.release);
+	else
+		snprintf(boot_release, sizeof(boot_release), "unknown");
+}
+
+/* /budget.txt: seconds for the models (tests/boot.sh BTFIDS_BOOT_BUDGET) */
+static int read_budget(void)
+{
+	FILE *f = fopen("/budget.txt", "r");
+	int b = 0;
+
+	if (f) {
+		if (fscanf(f, "%d", &b) != 1)
+			b = 0;
+		fclose(f);
+	}
+	return b;
+}
+
+static void __attribute__((noreturn)) finish(void)
+{
+	printf("boot: end\n");
+	fflush(stdout);
+	sync();
+	reboot(RB_AUTOBOOT);
+	for (;;)
+		pause();
+}
+
+int main(void)
+{
+	struct boot_model *models = NULL;
+	struct btf *vmlinux;
+	double t0 = now();
+	int n;
+
+	setup();
+	printf("boot: %s init started\n", boot_release);
+	vmlinux = btf__load_vmlinux_btf();
+	if (!vmlinux) {
+		say("ids FAILED (no /sys/kernel/btf/vmlinux: %s)", strerror(errno));
+		finish();
+	}
+	boot_ids(vmlinux);
+	n = boot_models_read("/models.txt", vmlinux, &models);
+	if (n < 0)
+		say("models FAILED (/models.txt: %s)", strerror(-n));
+	else
+		boot_models(vmlinux, models, n, read_budget());
+	free(models);
+	models = NULL;
+	n = boot_models_read("/args.txt", vmlinux, &models);
+	if (n < 0)
+		say("args FAILED (/args.txt: %s)", strerror(-n));
+	else
+		boot_args(models, n);
+	free(models);
+	say("guest seconds %.1f", now() - t0);
+	finish();
+}

@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * models.c - the booted kernel judges btfids' function models.
+ *
+ * boot_models(): for each function of /models.txt, a fentry program is
+ * loaded on its BTF ID (it reads every ctx slot the model gives that the
+ * verifier lets a program read for its type) and attached. The kernel's
+ * verdict is "attached", or a refusal we name from the verifier log (the
+ * btf_distill_func_proto() messages) or from the attach errno (ENOTSUPP:
+ * the arch trampoline's refusal); it must equal btfids' "attachable" or
+ * "reason". For an attached function a second program reads ctx[slots],
+ * one slot past the model's last: the verifier must refuse it as past the
+ * last argument. Refusals the model does not describe (no kallsyms
+ * address, the deny list, a function ftrace cannot patch) are counted
+ * apart, by the kernel's error.
+ *
+ * boot_args(): fentry on functions reached from syscalls with known
+ * arguments; each value must be in the ctx slot the model places it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+
+#include "boot.h"
+
+#ifndef ENOTSUPP
+#define ENOTSUPP	524	/* kernel-internal, what the x86 trampoline returns */
+#endif
+
+static int parse_list(const char *s, uint8_t *v, int n)
+{
+	char *end;
+	int i;
+
+	if (!n)
+		return strcmp(s, "-") ? -EINVAL : 0;
+	for (i = 0; i < n; i++) {
+		v[i] = strtoul(s, &end, 10);
+		if (end == s || (i < n - 1 && *end != ','))
+			return -EINVAL;
+		s = end + 1;
+	}
+	return 0;
+}
+
+/*
+ * /models.txt, one function a line: "id name attachable reason nr_args
+ * slots sizes flags" (reason "-" when attachable; nr_args -1 when not
+ * distilled; lists comma-separated, "-" when empty). Every line must name
+ * the guest's own FUNC of that ID, or the file is for another build.
+ */
+int boot_models_read(const char *path, const struct btf *vmlinux, struct boot_model **out)
+{
+	char line[512], sizes[64], flags[64];
+	struct boot_model *m = NULL, *x;
+	int n = 0, cap = 0, att, err = 0;
+	const struct btf_type *t;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 4096;
+			x = realloc(m, cap * sizeof(*m));
+			if (!x) {
+				err = -ENOMEM;
+				break;
+			}
+			m = x;
+		}
+		x = &m[n];
+		memset(x, 0, sizeof(*x));
+		if (sscanf(line, "%u %127s %d %23s %d %d %63s %63s", &x->id, x->name, &att,
+			   x->reason, &x->nr_args, &x->slots, sizes, flags) != 8 ||
+		    x->nr_args > BOOT_MAX_ARGS ||
+		    parse_list(sizes, x->size, x->nr_args > 0 ? x->nr_args : 0) ||
+		    parse_list(flags, x->flags, x->nr_args > 0 ? x->nr_args : 0)) {
+			err = -EINVAL;
+			break;
+		}
+		x->attachable = att;
+		t = btf__type_by_id(vmlinux, x->id);
+		if (!t || !btf_is_func(t) ||
+		    strcmp(btf__name_by_offset(vmlinux, t->name_off), x->name)) {
+			say("models: line %d: %s is not FUNC %u of this kernel's BTF", n + 1,
+			    x->name, x->id);
+			err = -ESTALE;
+			break;
+		}
+		n++;
+	}
+	fclose(f);
+	if (err) {
+		free(m);
+		return err;
+	}
+	*out = m;
+	return n;
+}
+
+static const struct btf_type *skip_mods(const struct btf *btf, uint32_t id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+
+	while (t && (btf_is_mod(t) || btf_is_typedef(t) || btf_is_type_tag(t)))
+		t = btf__type_by_id(btf, t->type);
+	return t;
+}
+
+/*
+ * Whether the verifier lets a fentry program read an argument of type @id
+ * (kernel/bpf/btf.c btf_ctx_access(): scalars up to 8 bytes, enums,
+ * structs; void, int, struct and union pointers). The others (a 16-byte
+ * int, a pointer to a pointer or a function...) are refused for their type,
+ * which says nothing of the model, so they are not read.
+ */
+static bool readable(const struct btf *btf, uint32_t id)
+{
+	const struct btf_type *t = skip_mods(btf, id);
+
+	if (!t)
+		return false;
+	if (btf_is_int(t))
+		return t->size <= 8;
+	if (btf_is_any_enum(t) || btf_is_struct(t))
+		return true;
+	if (!btf_is_ptr(t))
+		return false;
+	if (!t->type)
+		return true;
+	t = skip_mods(btf, t->type);
+	return t && (btf_is_int(t) || btf_is_composite(t));
+}
+
+/*
+ * A program reading each ctx slot of @m's args that is readable, then
+ * ctx[@extra] if @extra >= 0. Returns the instruction count.
+ */
+static int read_args_prog(const struct btf *btf, const struct boot_model *m, int extra,
+			  struct bpf_insn *insn)
+{
+	const struct btf_type *proto = btf__type_by_id(btf, btf__type_by_id(btf, m->id)->type);
+	const struct btf_param *p = btf_params(proto);
+	int i, j, n = 0, slot = 0;
+
+	for (i = 0; i < m->nr_args; i++) {
+		int k = (m->size[i] + 7) / 8;
+
+		if (i < btf_vlen(proto) && readable(btf, p[i].type))
+			for (j = 0; j < k; j++)
+				insn[n++] = LDX_DW(BPF_REG_2, BPF_REG_1, 8 * (slot + j));
+		slot += k;
+	}
+	if (extra >= 0)
+		insn[n++] = LDX_DW(BPF_REG_2, BPF_REG_1, 8 * extra);
+	insn[n++] = MOV_IMM(BPF_REG_0, 0);
+	insn[n++] = EXIT();
+	return n;
+}
+
+/* what the kernel said; reason is btfids' name for a refusal the model covers */
+struct verdict {
+	const char *reason;	/* "-": attached; NULL: outside the model */
+	char outside[48];	/* the kernel's error, when outside */
+	char detail[160];
+};
+
+/* name a failed load by the verifier's words (btf_distill_func_proto(), check_attach_btf_id()) */
+static void load_refusal(int err, struct verdict *v)
+{
+	static const struct {
+		const char *words, *reason;
+	} said[] = {		/* in this order: "return type" before "type" */
+		{ "arguments. Too many.", "too-many-args" },
+		{ "return type", "ret-unsupported" },
+		{ "with variable args is unsupported", "variadic" },
+		{ "type", "arg-unsupported" },	/* "... arg%d type %s is unsupported." */
+		{ "malformed void argument", "void-arg" },
+	};
+	const char *l = last_log_line();
+	size_t i;
+
+	snprintf(v->detail, sizeof(v->detail), "load: %s: %s", strerror(-err), l);
+	if (err == -ENOENT && strstr(l, "cannot be found")) {
+		snprintf(v->outside, sizeof(v->outside), "no kallsyms address");
+		return;
+	}
+	if (err == -EINVAL && !l[0]) {
+		/* check_attach_btf_id(): btf_id_deny refuses without a word */
+		snprintf(v->outside, sizeof(v->outside), "deny list (EINVAL, no log)");
+		return;
+	}
+	for (i = 0; err == -EINVAL && i < sizeof(said) / sizeof(said[0]); i++) {
+		if (strstr(l, said[i].words) &&
+		    (strstr(l, "is unsupported") || strstr(l, "Too many") ||
+		     strstr(l, "malformed void"))) {
+			v->reason = said[i].reason;
+			return;
+		}
+	}
+	v->reason = "refused-other";	/* never a model reason: counts as differing */
+}
+
+static double t_load, t_attach, t_detach, t_beyond;
+
+static void judge(const struct btf *btf, const struct boot_model *m, struct verdict *v)
+{
+	struct bpf_insn insn[2 * BOOT_MAX_ARGS + 4];
+	int fd, lfd, n;
+	double t = now();
+
+	memset(v, 0, sizeof(*v));
+	n = read_args_prog(btf, m, -1, insn);
+	fd = load_fentry(m->id, insn, n, false);
+	t_load += now() - t;
+	t = now();
+	if (fd < 0) {
+		load_refusal(fd, v);
+		return;
+	}
+	lfd = bpf_raw_tracepoint_open(NULL, fd);
+	t_attach += now() - t;
+	t = now();
+	if (lfd < 0) {
+		int err = errno;
+
+		close(fd);
+		snprintf(v->detail, sizeof(v->detail), "attach: %s (%d)", strerror(err), err);
+		if (err == ENOTSUPP) {
+			v->reason = "too-many-slots";	/* arch_prepare_bpf_trampoline() */
+			return;
+		}
+		snprintf(v->outside, sizeof(v->outside), "attach errno %d (%s)", err,
+			 err == EBUSY ? "not patchable: no __fentry__" : strerror(err));
+		return;
+	}
+	/*
+	 * The link stays: a detach waits for RCU-tasks grace periods under
+	 * ftrace's direct_mutex (unregister_ftrace_direct()), about 90 ms
+	 * each under TCG, so the links are left until the reboot.
+	 */
+	(void)lfd;
+	close(fd);
+	t_detach += now() - t;
+	t = now();
+	v->reason = "-";
+	if (m->slots >= BOOT_MAX_ARGS || m->nr_args < 0)
+		return;		/* ctx[12] is refused for any function */
+	/* one slot past the model's args: past the last argument for the kernel too */
+	n = read_args_prog(btf, m, m->slots, insn);
+	fd = load_fentry(m->id, insn, n, true);
+	if (fd >= 0) {
+		close(fd);
+		v->reason = "ctx-wider";
+		snprintf(v->detail, sizeof(v->detail), "the verifier lets ctx[%d] be read",
+			 m->slots);
+	} else if (!strstr(boot_log, "doesn't have")) {
+		v->reason = "ctx-refused-other";
+		snprintf(v->detail, sizeof(v->detail), "ctx[%d]: %s", m->slots, last_log_line());
+	}
+	t_beyond += now() - t;
+}
+
+#define MAX_OUTSIDE	16
+
+void boot_models(const struct btf *vmlinux, const struct boot_model *m, int n, int budget)
+{
+	struct {
+		char what[48];
+		int n;
+		const char *example;
+	} out[MAX_OUTSIDE] = {}, ref[MAX_OUTSIDE] = {};
+	int i, j, agree = 0, differ = 0, outside = 0, nout = 0, nref = 0, attached = 0;
+	char (*diffs)[320] = calloc(n, sizeof(*diffs));
+	double t0 = now();
+	struct verdict v;
+
+	if (!diffs) {
+		say("models FAILED (out of memory)");
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (i && i % 1000 == 0)
+			printf("boot: progress %d/%d, %.1f s\n", i, n, now() - t0);
+		if (budget > 0 && now() - t0 > budget) {
+			say("models: time budget of %d s reached after %d of %d functions", budget,
+			    i, n);
+			break;
+		}
+		judge(vmlinux, &m[i], &v);
+		if (!v.reason) {
+			outside++;
+			for (j = 0; j < nout && strcmp(out[j].what, v.outside); j++)
+				;
+			if (j == nout && nout < MAX_OUTSIDE) {
+				snprintf(out[nout].what, sizeof(out[nout].what), "%s", v.outside);
+				out[nout++].example = m[i].name;
+			}
+			if (j < nout)
+				out[j].n++;
+			continue;
+		}
+		if (!strcmp(v.reason, "-"))
+			attached++;
+		if (!strcmp(v.reason, m[i].attachable ? "-" : m[i].reason)) {
+			agree++;
+			for (j = 0; j < nref && strcmp(ref[j].what, v.reason); j++)
+				;
+			if (j == nref && nref < MAX_OUTSIDE)
+				snprintf(ref[nref++].what, sizeof(ref[0].what), "%s", v.reason);
+			if (j < nref)
+				ref[j].n++;
+			continue;
+		}
+		snprintf(diffs[differ++], sizeof(diffs[0]),
+			 "%s (id %u): btfids %s, kernel %s (%s)", m[i].name, m[i].id,
+			 m[i].attachable ? "attachable" : m[i].reason,
+			 strcmp(v.reason, "-") ? v.reason : "attaches", v.detail);
+	}
+	say("models: %d tried, %d agree, %d differ, %d outside the model", i, agree, differ,
+	    outside);
+	say("models: %d attached, %.1f s, %.2f ms a function", attached, now() - t0,
+	    i ? (now() - t0) * 1000 / i : 0);
+	say("models: seconds: load %.1f, attach %.1f, close %.1f, ctx past the args %.1f",
+	    t_load, t_attach, t_detach, t_beyond);
+	for (j = 0; j < nref; j++)
+		say("models: agree: %s: %d", strcmp(ref[j].what, "-") ? ref[j].what : "attached",
+		    ref[j].n);
+	for (j = 0; j < nout; j++)
+		say("models: outside: %s: %d (e.g. %s)", out[j].what, out[j].n, out[j].example);
+	for (i = 0; i < differ; i++)
+		say("models: differ: %s", diffs[i]);
+	free(diffs);
+}
