@@ -32,6 +32,7 @@ bad() { failed=$((failed + 1)); echo "  FAIL: $*"; }
 # 6.x: the relinked vmlinux, cleared, resolved again by both tools in place
 check_6x() {
 	local V=$1 KT=$2 krc brc
+	rm -rf "$tmp/k" "$tmp/b"
 	"$R/mkunresolved" "$V" "$tmp/k" >/dev/null
 	cp "$tmp/k" "$tmp/b"
 	"$KT" "$tmp/k" 2>"$tmp/k.err"; krc=$?
