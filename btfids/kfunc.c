@@ -342,17 +342,32 @@ static bool is_implicit_arg(const struct btf *btf, const struct btf_param *p)
 	return !strcmp(name, "bpf_prog_aux") || !strcmp(name, "btf_struct_meta");
 }
 
-static bool has_implicit_arg(const struct btf *btf, const struct btf_type *proto)
+/*
+ * What a previous run left (a final BTF): the kfunc's @proto has no
+ * implicit arg and is the start of <name>_impl's (@impl_id), ret, param
+ * types and names alike, the _impl having more params (its implicit ones;
+ * a legacy _impl declared in the source may say "void *meta__ign"). Only
+ * then is the proto not shortened again.
+ */
+static bool rewritten(const struct btf *btf, const struct btf_type *proto, __u32 impl_id)
 {
+	const struct btf_type *impl = btf__type_by_id(btf, impl_id), *orig;
+	const struct btf_param *a = btf_params(proto), *b;
 	int i, n = btf_vlen(proto);
 
+	orig = impl && btf_is_func(impl) ? btf__type_by_id(btf, impl->type) : NULL;
+	if (!orig || !btf_is_func_proto(orig) || (int)btf_vlen(orig) <= n ||
+	    orig->type != proto->type)
+		return false;
+	b = btf_params(orig);
 	for (i = 0; i < n; i++)
-		if (is_implicit_arg(btf, &btf_params(proto)[i]))
-			return true;
-	return false;
+		if (is_implicit_arg(btf, &a[i]) || a[i].type != b[i].type ||
+		    strcmp(btf__name_by_offset(btf, a[i].name_off) ?: "",
+			   btf__name_by_offset(btf, b[i].name_off) ?: ""))
+			return false;
+	return true;
 }
 
-/* FUNC <name>_impl: the original proto, linkage and decl tags (not bpf_kfunc) */
 static int push_impl(struct kfunc_ctx *c, __u32 id)
 {
 	__u32 *p;
@@ -368,12 +383,12 @@ static int push_impl(struct kfunc_ctx *c, __u32 id)
 }
 
 /*
- * Whether the object's own BTF has a FUNC named @impl: what
+ * The object's own FUNC named @impl (*found, 0: none): what
  * btf__find_by_name_kind_own() says, without its walk over every type per
  * kfunc (on pahole's BTF, not sorted yet, libbpf cannot search by name).
  * The own FUNCs named *_impl are picked out once; add_impl() adds its own.
  */
-static int own_impl(struct kfunc_ctx *c, const char *impl, bool *found)
+static int own_impl(struct kfunc_ctx *c, const char *impl, __u32 *found)
 {
 	const size_t suffix = strlen(IMPL_SUFFIX);
 	const struct btf *base = btf__base_btf(c->btf);
@@ -396,12 +411,14 @@ static int own_impl(struct kfunc_ctx *c, const char *impl, bool *found)
 		}
 	}
 	c->impls_ready = true;
-	*found = false;
+	*found = 0;
 	for (i = 0; i < c->nr_impls && !*found; i++)
-		*found = !strcmp(name_of(c->btf, btf__type_by_id(c->btf, c->impls[i])), impl);
+		if (!strcmp(name_of(c->btf, btf__type_by_id(c->btf, c->impls[i])), impl))
+			*found = c->impls[i];
 	return 0;
 }
 
+/* FUNC <name>_impl: the original proto, linkage and decl tags (not bpf_kfunc) */
 static int add_impl(struct kfunc_ctx *c, const struct kfunc *k, const char *impl,
 		    int linkage, __u32 proto_id)
 {
@@ -445,7 +462,8 @@ static int shortened_proto(struct kfunc_ctx *c, const struct kfunc *k, __u32 pro
 
 		if (is_implicit_arg(c->btf, p))
 			break;
-		err = btf__add_func_param(c->btf, btf__name_by_offset(c->btf, p->name_off), p->type);
+		err = btf__add_func_param(c->btf, btf__name_by_offset(c->btf, p->name_off) ?: "",
+					  p->type);
 		if (err < 0)
 			return btf_fail(c, err, "a FUNC_PROTO param", k->name);
 	}
@@ -459,7 +477,7 @@ static int rewrite_implicit(struct kfunc_ctx *c, const struct kfunc *k)
 	const struct btf *base;
 	__u32 proto_id;
 	int linkage, id;
-	bool exists;
+	__s32 impl_id;
 
 	if (!t || !btf_is_func(t)) {
 		btfids_err(c->r, c->e->path, "kfunc %s: BTF ID %u is not a FUNC", k->name, k->id);
@@ -481,17 +499,19 @@ static int rewrite_implicit(struct kfunc_ctx *c, const struct kfunc *k)
 	 * object's own BTF only (btf__find_by_name_kind_own())
 	 */
 	base = btf__base_btf(c->btf);
-	exists = c->flow == BTFIDS_FLOW_72 && base &&
-		 btf__find_by_name_kind(base, impl, BTF_KIND_FUNC) > 0;
-	if (!exists) {
-		int err = own_impl(c, impl, &exists);
+	impl_id = c->flow == BTFIDS_FLOW_72 && base ?
+		  btf__find_by_name_kind(base, impl, BTF_KIND_FUNC) : -1;
+	if (impl_id <= 0) {
+		__u32 own;
+		int err = own_impl(c, impl, &own);
 
 		if (err)
 			return btf_fail(c, err, "its _impl FUNC", k->name);
+		impl_id = own;
 	}
-	if (exists && !has_implicit_arg(c->btf, t))
-		return 0;	/* rewritten already (a final BTF): nothing to do */
-	if (!exists) {
+	if (impl_id > 0 && rewritten(c->btf, t, impl_id))
+		return 0;	/* a final BTF: this run's result is there already */
+	if (impl_id <= 0) {
 		id = add_impl(c, k, impl, linkage, proto_id);
 		if (id < 0)
 			return id;

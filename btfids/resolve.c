@@ -255,6 +255,19 @@ static int open_elf(struct resolve_opts *o, struct run *u, const char *path)
 	return btfids_elf_open(&u->e, path, true, &o->rep);
 }
 
+/*
+ * A run that fails before the ELF could be read: when --kernel says 7.x,
+ * outputs of an earlier run would be stale (README, "The 7.x flow").
+ */
+static void forget_outputs(struct resolve_opts *o, const char *path)
+{
+	struct btfids_release rel;
+
+	if (o->kernel && !btfids_release_parse(o->kernel, &rel) &&
+	    (rel.from = "--kernel", btfids_release_flow(&rel) != BTFIDS_FLOW_6X))
+		btfids_write_remove_raw(o->output ? o->output : path, &o->rep);
+}
+
 static int resolve_one(struct resolve_opts *o, const char *path)
 {
 	struct run u = {};
@@ -262,8 +275,10 @@ static int resolve_one(struct resolve_opts *o, const char *path)
 	int err;
 
 	err = open_elf(o, &u, path);
-	if (err)
+	if (err) {
+		forget_outputs(o, path);
 		return err;
+	}
 	dest = u.flow != BTFIDS_FLOW_6X ? BTFIDS_DEST_RAW :
 	       o->output ? BTFIDS_DEST_COPY : BTFIDS_DEST_IN_PLACE;
 	if (dest != BTFIDS_DEST_RAW && (!u.e.ids.index || !u.e.symtab_index)) {
@@ -434,8 +449,11 @@ int do_resolve(int argc, char **argv)
 		return patch_blob(&o, argv[first]) ? BTFIDS_EXIT_FAIL : BTFIDS_EXIT_OK;
 	if (o.output && check_output(o.output, &o.rep))	/* before any work */
 		return BTFIDS_EXIT_FAIL;
-	if (o.base_path && btfids_btf_load_base(o.base_path, &o.base, &o.rep))
+	if (o.base_path && btfids_btf_load_base(o.base_path, &o.base, &o.rep)) {
+		for (i = first; i < argc; i++)
+			forget_outputs(&o, argv[i]);
 		return BTFIDS_EXIT_FAIL;
+	}
 	/* a batch looks the base's names up in an index instead of walking it each time */
 	if (o.base && argc - first > 1 && btfids_btf_index_new(o.base, &o.base_index)) {
 		btfids_err(&o.rep, o.base_path, "cannot index base BTF (malformed, or out of memory)");

@@ -97,6 +97,21 @@ if [ $rc = 255 ] && [ -z "$(outputs "$tmp/c")" ] && grep -q '^FAILED.*inconsiste
 else
 	bad "a failed run: exit $rc, files left: $(outputs "$tmp/c")"
 fi
+for why in "a base that cannot be read" "a truncated ELF"; do
+	cp "$H/image7.nobtf" "$tmp/e"
+	"$B" --btf "$H/image7.btf" "$tmp/e" 2>/dev/null	# outputs of an earlier run
+	if [ "$why" = "a base that cannot be read" ]; then
+		"$B" --kernel 7.3 -b /nonexistent --btf "$H/image7.btf" "$tmp/e" 2>/dev/null; rc=$?
+	else
+		head -c 100 "$H/image7.nobtf" > "$tmp/e"
+		"$B" --kernel 7.3 --btf "$H/image7.btf" "$tmp/e" 2>/dev/null; rc=$?
+	fi
+	if [ $rc = 255 ] && [ -z "$(outputs "$tmp/e")" ]; then
+		ok "--kernel 7.3 and $why: exit 255, an earlier run's outputs removed"
+	else
+		bad "--kernel 7.3 and $why: exit $rc, files left: $(outputs "$tmp/e")"
+	fi
+done
 cp "$H/funcs.o" "$tmp/f.o"
 echo stale > "$tmp/f.o.BTF_ids"
 "$B" --kernel 7.3 --btf "$H/image.btf" "$tmp/f.o" 2>/dev/null; rc=$?

@@ -26,8 +26,8 @@
  * kept, for the kfunc itself.
  *
  * Where the kernel tool is not idempotent, this is: a decl tag that is
- * already there is not added again, a kfunc whose "_impl" exists and whose
- * proto has no implicit arg left keeps that proto, and an arena pointer
+ * already there is not added again, a kfunc whose proto has no implicit
+ * arg and is the start of its "_impl"'s keeps that proto, and an arena pointer
  * that already points at "address_space(1)" is not tagged twice. On the
  * BTF of a first run (pahole's) none of these arise, so the bytes are the
  * kernel tool's; on a final BTF nothing is added.
