@@ -27,6 +27,9 @@
 
 #include "btfids.h"
 #include "btfids/fmodel.h"
+#include "btfids/kfunc.h"
+#include "btfids/patch.h"
+#include "btfids/release.h"
 #include "btfids/json.h"
 #include "btfids/lookup.h"
 #include "btfids/tramp_fill.h"
@@ -83,24 +86,99 @@ static void usage(FILE *f)
 		"Exit status: 0 ok, 255 failure, 129 usage error.\n");
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * 7.3 on: a tracing program attached to a KF_IMPLICIT_ARGS kfunc gets the
+ * proto of <name>_impl, the one with the implicit args (kernel/bpf/verifier.c,
+ * btf_attach_func_proto() and find_kfunc_impl_proto()). These kfuncs are
+ * the pairs of @e's BTF_SET8_KFUNCS sets with that flag, by their resolved
+ * IDs: *ids (sorted, *n of them; NULL when none).
+ */
+static int implicit_kfuncs(struct btfids_elf *e, uint32_t **ids, size_t *n,
+			   struct btfids_report *r)
+{
+	bool be = btfids_elf_big_endian(e);
+	struct btfids_syms s = {};
+	size_t i, j;
+	int err;
+
+	*ids = NULL;
+	*n = 0;
+	if (!e->ids.size || !e->symtab_index)
+		return 0;
+	err = btfids_syms_collect(e, &s, r);
+	for (i = 0; !err && i < s.nr_sets; i++) {
+		const unsigned char *set = e->ids.data + s.sets[i].off;
+
+		if (s.sets[i].kind != BTFIDS_SET8 ||
+		    !(btfids_get32(set + 4, be) & BTFIDS_SET8_KFUNCS))
+			continue;
+		for (j = 0; !err && j < s.sets[i].cnt; j++) {
+			uint32_t id = btfids_get32(set + 8 + 8 * j, be), *p;
+
+			if (!id || !(btfids_get32(set + 12 + 8 * j, be) & BTFIDS_KF_IMPLICIT_ARGS))
+				continue;
+			p = reallocarray(*ids, *n + 1, sizeof(*p));
+			if (!p)
+				err = -ENOMEM;
+			else
+				(*ids = p)[(*n)++] = id;
+		}
+	}
+	btfids_syms_free(&s);
+	if (*n)
+		qsort(*ids, *n, sizeof(**ids), cmp_u32);
+	return err;
+}
+
+/* The FUNC whose proto an attach to @id reads: <name>_impl's for those kfuncs */
+static uint32_t attach_func(const struct btf *btf, uint32_t id, const uint32_t *implicit,
+			    size_t n)
+{
+	char impl[512];
+	__s32 impl_id;
+
+	if (!n || !bsearch(&id, implicit, n, sizeof(id), cmp_u32))
+		return id;
+	snprintf(impl, sizeof(impl), "%s_impl",
+		 btf__name_by_offset(btf, btf__type_by_id(btf, id)->name_off));
+	impl_id = btf__find_by_name_kind(btf, impl, BTF_KIND_FUNC);
+	return impl_id > 0 ? (uint32_t)impl_id : id;
+}
+
 static int models_all(const char *path, const char *arch, unsigned int kernel,
 		      const char *base_path, struct btfids_report *r)
 {
 	int kind = btfids_btf_file_kind(path), err;
 	struct btfids_target_arch a = {};
 	struct btf *base = NULL, *btf;
-	uint32_t id, first = 1, n;
+	uint32_t id, first = 1, n, *implicit = NULL;
+	size_t nr_implicit = 0;
 	struct btfids_fmodel m;
 	struct btfids_json j;
 	char msg[128];
 
 	if (kind == BTFIDS_FILE_ELF) {
+		struct btfids_release rel;
 		struct btfids_elf e;
 
 		if (btfids_elf_open(&e, path, false, r))
 			return -EINVAL;
 		btfids_arch_from_elf(e.machine, e.elf_class, &a);
+		/* the rules of the kernel the ELF was built from, unless --kernel says */
+		if (!kernel && !btfids_release_read(&e, &rel))
+			kernel = BTFIDS_KERNEL(rel.major, rel.minor);
+		err = !kernel || kernel >= BTFIDS_KERNEL(7, 3) ?
+		      implicit_kfuncs(&e, &implicit, &nr_implicit, r) : 0;
 		btfids_elf_close(&e);
+		if (err)
+			return err;
 	} else if (kind < 0 || kind == BTFIDS_FILE_OTHER) {
 		btfids_err(r, path, "cannot read BTF: %s", kind == BTFIDS_FILE_OTHER ?
 			   "neither an ELF file nor raw BTF (no 0xeb9f magic)" :
@@ -114,8 +192,10 @@ static int models_all(const char *path, const char *arch, unsigned int kernel,
 		btfids_arch_from_name(arch, &a);	/* checked by do_models() */
 	a.kernel = kernel;
 	if (base_path) {
-		if (btfids_btf_load_base(base_path, &base, r))
+		if (btfids_btf_load_base(base_path, &base, r)) {
+			free(implicit);
 			return -EINVAL;
+		}
 		first = btf__type_cnt(base);
 	}
 	errno = 0;
@@ -124,6 +204,7 @@ static int models_all(const char *path, const char *arch, unsigned int kernel,
 		err = errno ? -errno : -EINVAL;
 		btfids_err(r, path, "cannot read BTF: %s", btfids_btf_strerror(err, msg, sizeof(msg)));
 		btf__free(base);
+		free(implicit);
 		return err;
 	}
 	btfids_json_init(&j, stdout);
@@ -133,13 +214,14 @@ static int models_all(const char *path, const char *arch, unsigned int kernel,
 
 		if (!btf_is_func(t))
 			continue;
-		err = btfids_fmodel_compute(btf, id, &a, &m);
+		err = btfids_fmodel_compute(btf, attach_func(btf, id, implicit, nr_implicit), &a, &m);
 		if (err) {
 			/* a FUNC whose type is not a FUNC_PROTO: malformed BTF */
 			m = (struct btfids_fmodel){ .reason = BTF_TRAMP_ARG_UNSUPPORTED };
 		}
 		btfids_models_print(&j, btf__name_by_offset(btf, t->name_off), id, &m);
 	}
+	free(implicit);
 	btf__free(btf);
 	btf__free(base);
 	return fflush(stdout) ? -EIO : 0;
