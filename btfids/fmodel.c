@@ -17,6 +17,7 @@
 #include <elf.h>
 
 #include "btfids/fmodel.h"
+#include "btfids/release.h"
 
 #ifndef EM_LOONGARCH
 #define EM_LOONGARCH	258
@@ -123,18 +124,13 @@ static bool is_modifier(const struct btf_type *t)
 
 int btfids_kernel_from_str(const char *s, unsigned int *kernel)
 {
-	unsigned long major, minor;
-	char *end;
+	struct btfids_release rel;
 
-	if (*s < '0' || *s > '9')
+	/* one parser of releases: release.h; the rest must look like one */
+	if (btfids_release_parse(s, &rel) || !rel.major || rel.major > 255 ||
+	    rel.minor > 255 || !strchr(".-", s[strspn(s, "0123456789.")] ?: '.'))
 		return -EINVAL;
-	major = strtoul(s, &end, 10);
-	if (*end != '.' || end[1] < '0' || end[1] > '9')
-		return -EINVAL;
-	minor = strtoul(end + 1, &end, 10);
-	if (!major || major > 255 || minor > 255 || (*end && *end != '.' && *end != '-'))
-		return -EINVAL;
-	*kernel = BTFIDS_KERNEL(major, minor);
+	*kernel = BTFIDS_KERNEL(rel.major, rel.minor);
 	return 0;
 }
 
