@@ -155,10 +155,11 @@ static int take_bytes(struct btfids_elf *e, Elf_Scn *scn, const GElf_Shdr *sh,
 		return 0;
 	}
 	if (sh->sh_type == SHT_NOBITS || (sh->sh_flags & SHF_COMPRESSED)) {
-		btfids_err(r, e->path, "%s section has no plain bytes in the file (%s",
-			   name, sh->sh_type == SHT_NOBITS ?
-			   "NOBITS): a debug-only copy (objcopy --only-keep-debug)?" :
-			   "compressed)");
+		bool nobits = sh->sh_type == SHT_NOBITS;
+
+		btfids_err(r, e->path, "%s section has no plain bytes in the file (%s)%s",
+			   name, nobits ? "NOBITS" : "compressed",
+			   nobits ? ": a debug-only copy (objcopy --only-keep-debug)?" : "");
 		return -EINVAL;
 	}
 	if (!in_file(e->file_size, sh->sh_offset, sh->sh_size)) {
