@@ -26,6 +26,12 @@ if dpkg-query -W -f='${Status}' btfids 2>/dev/null | grep -q 'ok installed' ||
 	exit 0
 fi
 
+# the kernel's libbpf source the Makefile builds libbpf.a from
+LIBBPF_SRC=${LIBBPF_SRC:-${XDG_CACHE_HOME:-$HOME/.cache}/btfids/libbpf-src}
+[ -f "$LIBBPF_SRC/tools/lib/bpf/libbpf.map" ] ||
+	{ echo "package: skipped (no libbpf source in $LIBBPF_SRC: .ci/libbpf-src)"; exit 0; }
+export LIBBPF_SRC
+
 tmp=$(mktemp -d /tmp/btfids-package.XXXXXX)
 installed=0
 cleanup() {
@@ -36,7 +42,7 @@ trap cleanup EXIT
 
 # the tree as it is (uncommitted changes too), without build products
 mkdir "$tmp/src"
-tar -C "$top" --exclude=./.git --exclude=./tests/build --exclude=./bench/out \
+tar -C "$top" --exclude=./.git --exclude=./build --exclude=./tests/build --exclude=./bench/out \
     --exclude='*.o' --exclude='*.a' -cf - . | tar -C "$tmp/src" -xf -
 if log=$(cd "$tmp/src" && nice dpkg-buildpackage -us -uc -b 2>&1); then
 	ok "dpkg-buildpackage"
