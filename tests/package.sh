@@ -70,8 +70,9 @@ else
 fi
 want=$(sed -n 's/^#define BTFIDS_VERSION[^"]*"\(.*\)"/\1/p' "$top/btfids/btfids.h")
 out=$(/usr/bin/btfids --version 2>&1)
-if [ "$out" = "btfids $want" ]; then ok "btfids --version"; else
-	bad "btfids --version" "got '$out', want 'btfids $want'"; fi
+# "btfids VERSION", then what it was built with
+if [ "${out%% (*}" = "btfids $want" ]; then ok "btfids --version"; else
+	bad "btfids --version" "got '$out', want 'btfids $want ...'"; fi
 page=$(man -w btfids 2>&1)
 if [ "$page" = /usr/share/man/man1/btfids.1.gz ]; then ok "man -w btfids"; else
 	bad "man -w btfids" "got '$page'"; fi
