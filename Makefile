@@ -3,6 +3,8 @@
 #   make                 build btfids/btfids (LINK=shared: against shared libbpf/libelf/zlib)
 #   make check           unit tests (Check) + real-kernel acceptance when cached
 #   make install PREFIX=/usr/local DESTDIR=
+#                        bin/btfids, the consumer headers, the linker scripts,
+#                        btfids.pc, the man pages (scdoc), the bash completion
 
 CC	?= gcc
 .DEFAULT_GOAL := all
@@ -11,6 +13,10 @@ PREFIX	?= /usr/local
 BINDIR	?= $(PREFIX)/bin
 INCDIR	?= $(PREFIX)/include
 DATADIR	?= $(PREFIX)/share
+MANDIR	?= $(DATADIR)/man
+PCDIR	?= $(DATADIR)/pkgconfig
+COMPLETIONDIR ?= $(DATADIR)/bash-completion/completions
+SCDOC	?= scdoc
 
 CFLAGS	?= -O2 -g
 CFLAGS	+= -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE -Iinclude -Ibtfids
@@ -35,7 +41,8 @@ CFLAGS	+= $(shell $(PKG_CONFIG) --cflags libelf zlib 2>/dev/null)
 # The btfids binary links libelf and zlib statically too (their .a come
 # with the same Debian -dev packages): without the dynamic loader's
 # relocations a vmlinux run is about 1 ms (10%) shorter (bench/run).
-# LINK=shared links the shared libelf and zlib instead (distribution builds).
+# LINK=shared links the shared libelf and zlib instead (distribution builds;
+# the Debian package: Debian wants no embedded copy of zlib).
 # Test binaries always link the shared ones.
 # With -static in LDFLAGS everything is static already: no -Bdynamic then.
 LINK	?= static
@@ -60,7 +67,11 @@ LIB_SRCS := $(filter-out btfids/main.c,$(wildcard btfids/*.c))
 LIB_OBJS := $(LIB_SRCS:.c=.o)
 HDRS	 := $(wildcard include/btfids/*.h btfids/*.h)
 
-all: btfids/btfids
+VERSION	 := $(shell sed -n 's/^\#define BTFIDS_VERSION[^"]*"\(.*\)"/\1/p' btfids/btfids.h)
+MAN_SRCS := $(wildcard man/*.scd)
+MAN_PAGES := $(MAN_SRCS:.scd=)
+
+all: btfids/btfids man btfids.pc
 
 btfids/btfids: btfids/main.o btfids/libbtfids.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(BIN_LIBS)
@@ -73,17 +84,42 @@ btfids/%.o: btfids/%.c $(HDRS) | $(LIBBPF_A)
 
 include tests/tests.mk
 
-install: btfids/btfids
+# Man pages: scdoc sources in man/ (NAME.SECTION.scd -> NAME.SECTION).
+# Without scdoc, make builds the rest and says so; make install stops.
+ifeq ($(shell command -v $(SCDOC) 2>/dev/null),)
+man:
+	@echo "make: man pages not built: $(SCDOC) is not installed (apt-get install scdoc, or .ci/deps)" >&2
+else
+man: $(MAN_PAGES)
+endif
+
+man/%: man/%.scd
+	@command -v $(SCDOC) >/dev/null || \
+		{ echo "make: $@ needs $(SCDOC): apt-get install scdoc (or .ci/deps)" >&2; exit 1; }
+	$(SCDOC) < $< > $@
+
+# pkg-config file with this build's paths; rewritten only when they change
+btfids.pc: btfids.pc.in btfids/btfids.h FORCE
+	@sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@INCDIR@|$(INCDIR)|' \
+		 -e 's|@DATADIR@|$(DATADIR)|' -e 's|@VERSION@|$(VERSION)|' $< > $@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+
+install: btfids/btfids btfids.pc $(MAN_PAGES)
 	install -D -m 0755 btfids/btfids $(DESTDIR)$(BINDIR)/btfids
 	install -d $(DESTDIR)$(INCDIR)/btfids $(DESTDIR)$(DATADIR)/btfids
 	install -m 0644 include/btfids/btf_ids.h include/btfids/tramp.h $(DESTDIR)$(INCDIR)/btfids/
 	install -m 0644 linker-scripts/*.lds $(DESTDIR)$(DATADIR)/btfids/
+	install -D -m 0644 btfids.pc $(DESTDIR)$(PCDIR)/btfids.pc
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
+	install -m 0644 $(filter %.1,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 $(filter %.7,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man7/
+	install -D -m 0644 completion/btfids $(DESTDIR)$(COMPLETIONDIR)/btfids
 
 clean: tests-clean
-	rm -f btfids/*.o btfids/libbtfids.a btfids/btfids
+	rm -f btfids/*.o btfids/libbtfids.a btfids/btfids btfids.pc $(MAN_PAGES)
 	rm -rf build
 
-.PHONY: all install clean
+.PHONY: all man install clean FORCE
 
 # make sanitize: btfids and every Check suite built with ASan+UBSan under
 # tests/build/san, then the whole make check run against them.

@@ -90,6 +90,9 @@ static int analyse(struct check_opts *o, struct checked *c)
 	if (err)
 		return err;
 	c->opened = true;
+	err = btfids_elf_check_ids_named(&c->e, &o->rep);
+	if (err)
+		return err;
 	c->has_ids = c->e.ids.index && c->e.symtab_index;
 	if (!c->has_ids)
 		return 0;

@@ -93,6 +93,11 @@ static int load_btf(struct dump_opts *o, struct dumped *d)
 
 	if (!o->btf_path && !d->e.btf.index)
 		return 0;
+	if (!o->btf_path && d->e.btf.nobits) {
+		btfids_dbg(&o->rep, 0, "btfids dump: %s: .BTF is NOBITS (no bytes in the file: a debug-only copy?); sorted set entries print as ? (--btf FILE names them)\n",
+			   d->path);
+		return 0;
+	}
 	if (!o->btf_path && !base && d->e.type == ET_REL && !d->e.btf_base.index)
 		err = load_module_btf(o, d);
 	else
@@ -113,6 +118,9 @@ static int analyse(struct dump_opts *o, struct dumped *d)
 	if (err)
 		return err;
 	d->opened = true;
+	err = btfids_elf_check_ids_named(&d->e, &o->rep);
+	if (err)
+		return err;
 	d->has_ids = d->e.ids.index && d->e.symtab_index;
 	if (!d->has_ids)
 		return 0;

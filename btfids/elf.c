@@ -18,6 +18,7 @@
 #define SEC_IDS	".BTF_ids"
 #define SEC_BTF	".BTF"
 #define SEC_BTF_BASE	".BTF.base"
+#define SEC_TRAMP	".BTF_tramp"
 
 /* [off, off + size) lies inside a file of file_size bytes (no overflow). */
 static bool in_file(uint64_t file_size, uint64_t off, uint64_t size)
@@ -117,10 +118,31 @@ static int read_ehdr(struct btfids_elf *e, struct btfids_report *r)
 	return 0;
 }
 
-/* Raw bytes of a section we read as bytes (.BTF_ids, .BTF). */
+/*
+ * What a present section with no bytes points at: never NULL, so that a
+ * copy from (memcpy of 0 bytes) or an offset into an empty section is
+ * defined behaviour wherever it happens.
+ */
+static const unsigned char no_bytes[1];
+
+/*
+ * A NOBITS section that may stay in the object (@may_be_nobits: .BTF of a
+ * debug-only file): present, flagged, no bytes. The verbs decide.
+ */
+static void take_nobits(Elf_Scn *scn, const GElf_Shdr *sh, struct btfids_section *s)
+{
+	s->index = elf_ndxscn(scn);
+	s->addr = sh->sh_addr;
+	s->offset = sh->sh_offset;
+	s->size = 0;
+	s->nobits = true;
+	s->data = no_bytes;
+}
+
+/* Raw bytes of a section we read as bytes (.BTF_ids, .BTF, .BTF_tramp). */
 static int take_bytes(struct btfids_elf *e, Elf_Scn *scn, const GElf_Shdr *sh,
-		      const char *name, struct btfids_section *s,
-		      struct btfids_report *r)
+		      const char *name, bool may_be_nobits,
+		      struct btfids_section *s, struct btfids_report *r)
 {
 	Elf_Data *d;
 
@@ -128,9 +150,16 @@ static int take_bytes(struct btfids_elf *e, Elf_Scn *scn, const GElf_Shdr *sh,
 		btfids_err(r, e->path, "more than one %s section", name);
 		return -EINVAL;
 	}
+	if (sh->sh_type == SHT_NOBITS && may_be_nobits) {
+		take_nobits(scn, sh, s);
+		return 0;
+	}
 	if (sh->sh_type == SHT_NOBITS || (sh->sh_flags & SHF_COMPRESSED)) {
-		btfids_err(r, e->path, "%s section has no plain bytes in the file (%s)",
-			   name, sh->sh_type == SHT_NOBITS ? "NOBITS" : "compressed");
+		bool nobits = sh->sh_type == SHT_NOBITS;
+
+		btfids_err(r, e->path, "%s section has no plain bytes in the file (%s)%s",
+			   name, nobits ? "NOBITS" : "compressed",
+			   nobits ? ": a debug-only copy (objcopy --only-keep-debug)?" : "");
 		return -EINVAL;
 	}
 	if (!in_file(e->file_size, sh->sh_offset, sh->sh_size)) {
@@ -144,6 +173,7 @@ static int take_bytes(struct btfids_elf *e, Elf_Scn *scn, const GElf_Shdr *sh,
 	s->addr = sh->sh_addr;
 	s->offset = sh->sh_offset;
 	s->size = sh->sh_size;
+	s->data = no_bytes;
 	if (!sh->sh_size)
 		return 0;
 	d = elf_rawdata(scn, NULL);
@@ -346,11 +376,13 @@ static int scan_sections(struct btfids_elf *e, struct btfids_report *r)
 		if (sh.sh_type == SHT_SYMTAB)
 			err = take_symtab(e, scn, &sh, r);
 		else if (!strcmp(name, SEC_IDS))
-			err = take_bytes(e, scn, &sh, SEC_IDS, &e->ids, r);
+			err = take_bytes(e, scn, &sh, SEC_IDS, false, &e->ids, r);
 		else if (!strcmp(name, SEC_BTF))
-			err = take_bytes(e, scn, &sh, SEC_BTF, &e->btf, r);
+			err = take_bytes(e, scn, &sh, SEC_BTF, true, &e->btf, r);
 		else if (!strcmp(name, SEC_BTF_BASE))
-			err = take_bytes(e, scn, &sh, SEC_BTF_BASE, &e->btf_base, r);
+			err = take_bytes(e, scn, &sh, SEC_BTF_BASE, false, &e->btf_base, r);
+		else if (!strcmp(name, SEC_TRAMP))
+			err = take_bytes(e, scn, &sh, SEC_TRAMP, false, &e->tramp, r);
 		if (err)
 			return err;
 	}
@@ -513,4 +545,32 @@ size_t btfids_elf_next_sym_in(const struct btfids_elf *e, size_t i, size_t shndx
 			break;
 	}
 	return i;
+}
+
+/* Some symbol other than a section symbol is defined in .BTF_ids. */
+static bool ids_has_symbols(const struct btfids_elf *e)
+{
+	const char *name;
+	size_t i, shndx;
+	GElf_Sym sym;
+
+	for (i = btfids_elf_next_sym_in(e, 0, e->ids.index); i < e->nr_syms;
+	     i = btfids_elf_next_sym_in(e, i + 1, e->ids.index)) {
+		/* an unreadable symbol: the collection names that error */
+		if (btfids_elf_sym(e, i, &sym, &shndx, &name))
+			return true;
+		if (shndx == e->ids.index && GELF_ST_TYPE(sym.st_info) != STT_SECTION)
+			return true;
+	}
+	return false;
+}
+
+int btfids_elf_check_ids_named(const struct btfids_elf *e, struct btfids_report *r)
+{
+	if (!e->ids.index || !e->ids.size || ids_has_symbols(e))
+		return 0;
+	btfids_err(r, e->path, ".BTF_ids has %llu bytes but %s names a slot in it (stripped, e.g. strip --strip-all?): its IDs can never be filled or checked; use the unstripped object",
+		   (unsigned long long)e->ids.size,
+		   e->symtab_index ? "no symbol" : "there is no symbol table, so nothing");
+	return -EINVAL;
 }

@@ -247,6 +247,10 @@ int btfids_btf_check_header(const struct btfids_elf *e, struct btfids_report *r)
 	uint64_t size = e->btf.size, hdr_len, types, strs;
 	bool be;
 
+	if (e->btf.nobits) {
+		btfids_err(r, e->path, ".BTF section has no bytes in the file (NOBITS: a debug-only copy, objcopy --only-keep-debug?); pass --btf FILE");
+		return -EINVAL;
+	}
 	if (!size) {
 		btfids_err(r, e->path, ".BTF section is empty");
 		return -EINVAL;

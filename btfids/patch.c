@@ -147,3 +147,23 @@ out:
 	free(v);
 	return err;
 }
+
+int btfids_patch_section(const struct btfids_elf *e, const struct btfids_syms *s,
+			 unsigned char **out)
+{
+	unsigned char *buf = malloc(e->ids.size ? e->ids.size : 1);
+	int err;
+
+	*out = NULL;
+	if (!buf)
+		return -ENOMEM;
+	/* data is never NULL for a present section, also when it is empty (elf.h) */
+	memcpy(buf, e->ids.data, e->ids.size);
+	err = btfids_patch(s, buf, btfids_elf_big_endian(e));
+	if (err) {
+		free(buf);
+		return err;
+	}
+	*out = buf;
+	return 0;
+}

@@ -155,13 +155,7 @@ static int patch_ids(struct resolve_opts *o, struct run *u)
 
 	if (!u->e.ids.size || !u->e.symtab_index)
 		return 0;
-	u->ids = malloc(u->e.ids.size);
-	if (!u->ids) {
-		btfids_err(&o->rep, u->e.path, "out of memory");
-		return -ENOMEM;
-	}
-	memcpy(u->ids, u->e.ids.data, u->e.ids.size);
-	err = btfids_patch(&u->s, u->ids, btfids_elf_big_endian(&u->e));
+	err = btfids_patch_section(&u->e, &u->s, &u->ids);
 	if (err)
 		btfids_err(&o->rep, u->e.path, "out of memory");
 	return err;
@@ -176,6 +170,9 @@ static int compute(struct resolve_opts *o, struct run *u)
 
 	if (has_ids)
 		err = btfids_syms_collect(&u->e, &u->s, &o->rep);
+	/* no slot and no set: stripped? (the scan is only paid then) */
+	if (!err && !u->s.nr_slots && !u->s.nr_sets)
+		err = btfids_elf_check_ids_named(&u->e, &o->rep);
 	if (has_ids)	/* the BTF work needs memory, not the symbol table */
 		btfids_elf_drop_syms(&u->e);
 	if (!err)
@@ -282,6 +279,9 @@ static int resolve_one(struct resolve_opts *o, const char *path)
 	dest = u.flow != BTFIDS_FLOW_6X ? BTFIDS_DEST_RAW :
 	       o->output ? BTFIDS_DEST_COPY : BTFIDS_DEST_IN_PLACE;
 	if (dest != BTFIDS_DEST_RAW && (!u.e.ids.index || !u.e.symtab_index)) {
+		err = btfids_elf_check_ids_named(&u.e, &o->rep);	/* stripped? */
+		if (err)
+			goto out;
 		btfids_dbg(&o->rep, 1, "%s: no .BTF_ids or no symbol table, nothing to do\n", path);
 		err = o->output ? btfids_write_result(&u.e, dest, o->output,
 						      &(struct btfids_result){}, &o->rep) : 0;

@@ -24,46 +24,6 @@
 #define PFX_TABLE	"__BTF_TRAMP__"
 #define PFX_LIST	"__BTF_TRAMP_IDS__"
 
-static int find_section(const struct btfids_elf *e, struct btfids_section *sec,
-			struct btfids_report *r)
-{
-	size_t shstrndx;
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-	Elf_Data *d;
-
-	memset(sec, 0, sizeof(*sec));
-	if (elf_getshdrstrndx(e->elf, &shstrndx))
-		return 0;
-	while ((scn = elf_nextscn(e->elf, scn))) {
-		const char *name;
-
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		name = elf_strptr(e->elf, shstrndx, sh.sh_name);
-		if (!name || strcmp(name, SEC_TRAMP))
-			continue;
-		if (sh.sh_type == SHT_NOBITS || sh.sh_offset > e->file_size ||
-		    sh.sh_size > e->file_size - sh.sh_offset) {
-			btfids_err(r, e->path, "%s has no bytes in the file or lies outside it",
-				   SEC_TRAMP);
-			return -EINVAL;
-		}
-		sec->index = elf_ndxscn(scn);
-		sec->addr = sh.sh_addr;
-		sec->offset = sh.sh_offset;
-		sec->size = sh.sh_size;
-		d = sh.sh_size ? elf_rawdata(scn, NULL) : NULL;
-		if (sh.sh_size && (!d || d->d_size != sh.sh_size)) {
-			btfids_err(r, e->path, "cannot read %s", SEC_TRAMP);
-			return -EINVAL;
-		}
-		sec->data = d ? d->d_buf : NULL;
-		return 0;
-	}
-	return 0;
-}
-
 /* Offset in @sec of a symbol value (ET_REL: section-relative). */
 static bool sec_off(const struct btfids_elf *e, const struct btfids_section *sec,
 		    uint64_t value, uint64_t *off)
@@ -257,9 +217,9 @@ int btfids_tramp_fill(const struct btfids_elf *e, const struct btfids_syms *s,
 	int err;
 
 	memset(t, 0, sizeof(*t));
-	err = find_section(e, &t->sec, r);
-	if (err || !t->sec.index || !e->symtab_index)
-		return err;
+	t->sec = e->tramp;
+	if (!t->sec.index || !e->symtab_index)
+		return 0;
 	t->buf = malloc(t->sec.size ? t->sec.size : 1);
 	if (!t->buf)
 		return -ENOMEM;
@@ -420,12 +380,12 @@ int btfids_tramp_print(const char *path, const char *base_path, FILE *out,
 	err = btfids_elf_open(&e, path, false, r);
 	if (err)
 		return err;
-	err = find_section(&e, &t.sec, r);
-	if (!err && (!t.sec.index || !e.symtab_index))	/* not an error: say so */
+	t.sec = e.tramp;
+	if (!t.sec.index || !e.symtab_index) {	/* not an error: say so */
 		btfids_dbg(r, 0, "btfids models: %s has no %s: no tables to print (--all models every function)\n",
 			   path, t.sec.index ? "symbol table" : ".BTF_tramp section");
-	if (err || !t.sec.index || !e.symtab_index)
 		goto out;
+	}
 	be = btfids_elf_big_endian(&e);
 	if (base_path && btfids_btf_load_base(base_path, &base, r)) {
 		err = -EINVAL;

@@ -104,7 +104,8 @@ static int write_in_place(struct btfids_elf *e, const unsigned char *ids,
 	unsigned char *orig = NULL;
 	int err;
 
-	if (!memcmp(ids, e->ids.data, e->ids.size)) {
+	/* @ids NULL: nothing to write there (an empty .BTF_ids, no symbols) */
+	if (!ids || !memcmp(ids, e->ids.data, e->ids.size)) {
 		btfids_dbg(r, 1, "%s: .BTF_ids already up to date\n", e->path);
 		return btfids_tramp_write(e, t, r);
 	}

@@ -641,6 +641,178 @@ END_TEST
  * zone, working directory or path (one with spaces): nothing in btfids
  * may depend on them.
  */
+/*
+ * btfids @a... (NULL-terminated) exits @want, with no sanitizer report
+ * and @path's bytes as they were.
+ */
+static void expect_exit(const char *path, int want, const char *const a[])
+{
+	unsigned char *before, *after;
+	size_t n_before, n_after;
+	char *err;
+	int rc;
+
+	before = tl_slurp(path, &n_before);
+	rc = tl_run(&err, a);
+	ck_assert_msg(rc == want, "btfids %s ... %s: exit %d, want %d: %s", a[0], path,
+		      rc, want, err);
+	ck_assert_msg(!strstr(err, "runtime error") && !strstr(err, "Sanitizer"),
+		      "%s: %s", path, err);
+	after = tl_slurp(path, &n_after);
+	ck_assert_msg(n_before == n_after && !memcmp(before, after, n_before),
+		      "%s changed", path);
+	free(before);
+	free(after);
+	free(err);
+}
+#define EXPECT_EXIT(path, want, ...) \
+	expect_exit(path, want, (const char *const[]){ __VA_ARGS__, NULL })
+
+/*
+ * Empty sections, in every verb: nothing may be copied from, or offset
+ * into, a section's bytes that are not there (a fuzzer finding: an ET_REL
+ * whose .BTF_ids is empty but has symbols made resolve memcpy() from NULL).
+ */
+START_TEST(t_empty_section)
+{
+	char *path = copy_of(bad, "empty-btf-ids.o"), *out, *blob;
+	unsigned char *a, *b;
+	size_t na, nb;
+
+	chmod(path, 0644);
+	EXPECT_EXIT(path, 0, "-b", image, path);
+	EXPECT_EXIT(path, 0, "check", "-b", image, path);
+	EXPECT_EXIT(path, 0, "dump", "-b", image, path);
+	EXPECT_EXIT(path, 0, "models", "-b", image, path);
+	EXPECT_EXIT(path, 0, "models", "--all", "-b", image, path);
+	blob = tl_tmpcopy("/dev/null");
+	EXPECT_EXIT(path, 0, "--patch_btfids", blob, path);
+	/* -o: an exact copy, nothing to patch */
+	out = tl_tmpcopy("/dev/null");
+	EXPECT_EXIT(path, 0, "-b", image, "-o", out, path);
+	a = tl_slurp(path, &na);
+	b = tl_slurp(out, &nb);
+	ck_assert(na == nb && !memcmp(a, b, na));
+	free(a);
+	free(b);
+	unlink(blob);
+	unlink(out);
+	unlink(path);
+	free(blob);
+	free(out);
+	free(path);
+}
+END_TEST
+
+/* An empty .BTF_tramp (no tables) and an image whose .BTF_ids was emptied. */
+START_TEST(t_empty_tramp_ids)
+{
+	char *path = copy_of(bad, "empty-tramp-image"), *out = tl_tmpcopy("/dev/null");
+	struct btf *btf;
+	struct tl_elf e;
+	Elf64_Shdr sh;
+	uint64_t at;
+
+	EXPECT_EXIT(path, 0, "models", path);
+	EXPECT_EXIT(path, 0, "-o", out, path);
+	EXPECT_EXIT(out, 0, "models", out);
+	btf = tl_btf(image, NULL);
+	tl_elf_open(&e, out);	/* resolved all the same */
+	ck_assert_uint_ne(tl_label_word(&e, "fx_list", 0), 0);
+	ck_assert_uint_eq(tl_label_word(&e, "fx_list", 0), tl_id(btf, "fx_read", BTF_KIND_FUNC));
+	tl_elf_close(&e);
+	btf__free(btf);
+	unlink(out);
+	unlink(path);
+	free(out);
+	free(path);
+	path = copy_of(fix, "image");
+	at = raw_shdr(path, ".BTF_ids", &sh);
+	SET_FIELD(path, at, Elf64_Shdr, sh_size, 0);
+	EXPECT_EXIT(path, 255, path);
+	EXPECT_EXIT(path, 2, "check", path);
+	EXPECT_EXIT(path, 2, "dump", path);
+	EXPECT_EXIT(path, 0, "models", path);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+/* After the first line (which names the file): the rest of @s. */
+static const char *past_first_line(const char *s)
+{
+	const char *nl = strchr(s, '\n');
+
+	return nl ? nl + 1 : s;
+}
+
+/*
+ * A stripped copy keeps .BTF_ids's bytes but no symbol names its slots:
+ * they can never be filled. Every verb says so; check does not call it clean.
+ */
+START_TEST(t_stripped)
+{
+	const char *names[] = { "stripped-image", "stripped-module.o" };
+	char *path = copy_of(bad, names[_i]), *out, *err;
+
+	chmod(path, 0644);
+	ck_assert_int_eq(TL_RUN_OUT(&out, &err, "check", "-b", image, path), 2);
+	ck_assert_msg(strstr(err, "FAILED ") && strstr(err, path) &&
+		      strstr(err, "no symbol table, so nothing names a slot"), "%s", err);
+	ck_assert_msg(strstr(out, "0 clean, 0 with findings, 1 unreadable"), "%s", out);
+	free(out);
+	free(err);
+	EXPECT_EXIT(path, 2, "dump", "-b", image, path);
+	expect_fail(path, "(stripped, e.g. strip --strip-all?)");
+}
+END_TEST
+
+/* Rewrite the sh_type of section @name of @path (a copy: ELF64 LE). */
+static void set_type(const char *path, const char *name, uint32_t type)
+{
+	Elf64_Shdr sh;
+	uint64_t at = raw_shdr(path, name, &sh);
+
+	SET_FIELD(path, at, Elf64_Shdr, sh_type, type);
+}
+
+/*
+ * .BTF is NOBITS (a debug-only copy): dump prints the lists and sets
+ * unnamed, as without BTF, with a note; the verbs that need BTF fail.
+ */
+START_TEST(t_btf_nobits)
+{
+	char *path = copy_of(fix, "image"), *nobtf = tl_path(fix, "image.nobtf");
+	char *out, *err, *plain, *resolved = tl_tmpcopy("/dev/null");
+
+	set_type(path, ".BTF", SHT_NOBITS);
+	chmod(path, 0644);
+	ck_assert_int_eq(TL_RUN_OUT(&out, &err, "dump", path), 0);
+	ck_assert_msg(strstr(err, ".BTF is NOBITS") && !strstr(err, "FAILED"), "%s", err);
+	ck_assert_msg(strstr(out, "no BTF, so sorted sets' entries are not named"), "%s", out);
+	ck_assert_int_eq(TL_RUN_OUT(&plain, NULL, "dump", nobtf), 0);
+	ck_assert_str_eq(past_first_line(out), past_first_line(plain));
+	ck_assert_msg(strstr(out, "list fx_list at 0x0"), "%s", out);
+	free(out);
+	free(err);
+	free(plain);
+	EXPECT_EXIT(path, 2, "check", path);
+	EXPECT_EXIT(path, 0, "--btf", image, "-o", resolved, path);
+	expect_fail_args(path, ".BTF section has no bytes in the file (NOBITS", NULL, NULL);
+	/* objcopy --only-keep-debug: .BTF_ids is NOBITS as well, nothing to dump */
+	path = copy_of(bad, "debug-image");
+	ck_assert_int_eq(TL_RUN(&err, "dump", path), 2);
+	ck_assert_msg(strstr(err, ".BTF_ids section has no plain bytes in the file (NOBITS): a debug-only copy"),
+		      "%s", err);
+	free(err);
+	unlink(path);
+	unlink(resolved);
+	free(path);
+	free(resolved);
+	free(nobtf);
+}
+END_TEST
+
 START_TEST(t_determinism)
 {
 	static const char *const envs[][2] = {
@@ -760,6 +932,10 @@ static Suite *badinput_suite(void)
 	tcase_add_test(tc, t_xindex_bad);
 	tcase_add_test(tc, t_above_4g);
 	tcase_add_test(tc, t_determinism);
+	tcase_add_test(tc, t_empty_section);
+	tcase_add_test(tc, t_empty_tramp_ids);
+	tcase_add_loop_test(tc, t_stripped, 0, 2);
+	tcase_add_test(tc, t_btf_nobits);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -37,47 +37,7 @@ static char **dirs;
 static size_t nr_dirs;
 static char *ck_dir;		/* check fixtures, built in setup */
 
-/* Run @argv[0] with the rest; stdout and stderr into malloc'd strings. */
-static int spawn_out(char **out, char **err, const char *const argv[])
-{
-	char opath[] = "/tmp/btfids-ck-out.XXXXXX", epath[] = "/tmp/btfids-ck-err.XXXXXX";
-	int ofd = mkstemp(opath), efd = mkstemp(epath), status;
-	posix_spawn_file_actions_t fa;
-	size_t size;
-	pid_t pid;
-
-	ck_assert(ofd >= 0 && efd >= 0);
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, ofd, 1);
-	posix_spawn_file_actions_adddup2(&fa, efd, 2);
-	ck_assert_int_eq(posix_spawnp(&pid, argv[0], &fa, NULL, (char **)argv, environ), 0);
-	posix_spawn_file_actions_destroy(&fa);
-	close(ofd);
-	close(efd);
-	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-	*out = (char *)tl_slurp(opath, &size);
-	(*out)[size] = 0;
-	if (err) {
-		*err = (char *)tl_slurp(epath, &size);
-		(*err)[size] = 0;
-	}
-	unlink(opath);
-	unlink(epath);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-/* btfids ARGS...: exit status, stdout in *out, stderr in *err (may be NULL) */
-static int run(char **out, char **err, const char *const args[])
-{
-	const char *argv[64] = { tl_btfids() };
-	int i;
-
-	for (i = 0; args[i]; i++)
-		argv[i + 1] = args[i];
-	argv[i + 1] = NULL;
-	return spawn_out(out, err, argv);
-}
-#define RUN(out, err, ...) run(out, err, (const char *const[]){ __VA_ARGS__, NULL })
+#define RUN(out, err, ...) tl_run_out(out, err, (const char *const[]){ __VA_ARGS__, NULL })
 
 /* JSON Lines in @json, parsed by python3 and flattened (tests/check_digest.py). */
 static char *digest(const char *json)
@@ -89,7 +49,7 @@ static char *digest(const char *json)
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(write(fd, json, strlen(json)), (ssize_t)strlen(json));
 	close(fd);
-	rc = spawn_out(&out, &err, (const char *const[]){ "python3", "tests/check_digest.py",
+	rc = tl_spawn(&out, &err, (const char *const[]){ "python3", "tests/check_digest.py",
 							  path, NULL });
 	ck_assert_msg(rc == 0, "not valid JSON Lines (%s):\n%s", err, json);
 	unlink(path);
@@ -333,7 +293,7 @@ START_TEST(t_exit_codes)
 	free(err);
 	ck_assert_int_eq(RUN(&out, NULL, "check", "--no-such-option", clean), 2);
 	free(out);
-	ck_assert_int_eq(run(&out, NULL, (const char *const[]){ "check", NULL }), 2);
+	ck_assert_int_eq(tl_run_out(&out, NULL, (const char *const[]){ "check", NULL }), 2);
 	free(out);
 	ck_assert_int_eq(RUN(&out, NULL, "check", "--help"), 0);
 	ASSERT_HAS(out, "Usage: btfids check");

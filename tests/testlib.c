@@ -129,34 +129,60 @@ char *tl_tmpcopy(const char *src)
 	return path;
 }
 
-int tl_run(char **err, const char *const argv[])
+/* A temporary file's contents as a NUL-terminated string; removes it. */
+static char *take_output(char *path)
 {
-	char errpath[] = "/tmp/btfids-test-err.XXXXXX";
-	posix_spawn_file_actions_t fa;
-	const char *args[64];
-	int fd, status, i;
 	size_t size;
+	char *s = (char *)tl_slurp(path, &size);
+
+	s[size] = 0;
+	unlink(path);
+	return s;
+}
+
+int tl_spawn(char **out, char **err, const char *const argv[])
+{
+	char opath[] = "/tmp/btfids-test-out.XXXXXX", epath[] = "/tmp/btfids-test-err.XXXXXX";
+	int ofd = out ? mkstemp(opath) : -2, efd = mkstemp(epath), status;
+	posix_spawn_file_actions_t fa;
 	pid_t pid;
 
-	args[0] = tl_btfids();
-	for (i = 0; argv[i]; i++)
+	ck_assert(ofd != -1 && efd >= 0);
+	posix_spawn_file_actions_init(&fa);
+	if (out)
+		posix_spawn_file_actions_adddup2(&fa, ofd, 1);
+	else
+		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, efd, 2);
+	ck_assert_int_eq(posix_spawnp(&pid, argv[0], &fa, NULL, (char **)argv, environ), 0);
+	posix_spawn_file_actions_destroy(&fa);
+	if (out)
+		close(ofd);
+	close(efd);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	if (out)
+		*out = take_output(opath);
+	if (err)
+		*err = take_output(epath);
+	else
+		unlink(epath);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int tl_run_out(char **out, char **err, const char *const argv[])
+{
+	const char *args[64] = { tl_btfids() };
+	int i;
+
+	for (i = 0; argv[i] && i < 62; i++)
 		args[i + 1] = argv[i];
 	args[i + 1] = NULL;
-	fd = mkstemp(errpath);
-	ck_assert_int_ge(fd, 0);
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, fd, 2);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	ck_assert_int_eq(posix_spawn(&pid, args[0], &fa, NULL, (char **)args, environ), 0);
-	posix_spawn_file_actions_destroy(&fa);
-	close(fd);
-	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-	if (err) {
-		*err = (char *)tl_slurp(errpath, &size);
-		(*err)[size] = 0;
-	}
-	unlink(errpath);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return tl_spawn(out, err, args);
+}
+
+int tl_run(char **err, const char *const argv[])
+{
+	return tl_run_out(NULL, err, argv);
 }
 
 void tl_elf_open(struct tl_elf *e, const char *path)

@@ -38,6 +38,15 @@ unsigned char *tl_slurp(const char *path, size_t *size);
  */
 int tl_run(char **err, const char *const argv[]);
 #define TL_RUN(err, ...) tl_run(err, (const char *const[]){ __VA_ARGS__ __VA_OPT__(,) NULL })
+/* The same with stdout in *out (malloc'd, NUL-terminated; NULL: discarded). */
+int tl_run_out(char **out, char **err, const char *const argv[]);
+#define TL_RUN_OUT(out, err, ...) \
+	tl_run_out(out, err, (const char *const[]){ __VA_ARGS__ __VA_OPT__(,) NULL })
+/*
+ * Any program: @argv[0] (searched in PATH) with its arguments; stdout in
+ * *out and stderr in *err when not NULL. Returns the exit status, or -1.
+ */
+int tl_spawn(char **out, char **err, const char *const argv[]);
 
 /* What tests need of an ELF, read with libelf. */
 struct tl_elf {

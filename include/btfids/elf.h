@@ -25,11 +25,17 @@ struct btf;
 
 #include "btfids/report.h"
 
+/*
+ * A section read as raw bytes. Present (index != 0): data is never NULL,
+ * also when the section is empty, so copies from it and offsets into it
+ * need no special case. Absent: all zero, data NULL.
+ */
 struct btfids_section {
 	size_t index;		/* section header index; 0: absent */
 	uint64_t addr;		/* sh_addr */
 	uint64_t offset;	/* sh_offset, bytes from the start of the file */
-	uint64_t size;		/* sh_size, bytes */
+	uint64_t size;		/* sh_size, bytes; 0 when nobits */
+	bool nobits;		/* SHT_NOBITS: named, but no bytes in the file (.BTF only) */
 	const unsigned char *data;	/* raw bytes (target order), size long */
 };
 
@@ -44,8 +50,9 @@ struct btfids_elf {
 	uint16_t machine;		/* e_machine */
 
 	struct btfids_section ids;	/* .BTF_ids */
-	struct btfids_section btf;	/* .BTF */
+	struct btfids_section btf;	/* .BTF; nobits in a debug-only file */
 	struct btfids_section btf_base;	/* .BTF.base: distilled base of an out-of-tree module */
+	struct btfids_section tramp;	/* .BTF_tramp: trampoline tables (tramp.h) */
 	struct btf *distilled_base;	/* parsed .BTF.base, owned; see btfids_btf_load() */
 
 	/*
@@ -117,6 +124,14 @@ static inline bool btfids_elf_ids_offset(const struct btfids_elf *e,
 	*off = value - base;
 	return true;
 }
+
+/*
+ * A .BTF_ids with bytes that no symbol points into (no symbol table, or
+ * only section symbols: strip --strip-all) can never be resolved: its slots
+ * are known only by their __BTF_ID__ symbols. Returns 0, or -EINVAL after a
+ * "FAILED <file>: ..." line. An empty or absent .BTF_ids is fine.
+ */
+int btfids_elf_check_ids_named(const struct btfids_elf *e, struct btfids_report *r);
 
 static inline bool btfids_elf_big_endian(const struct btfids_elf *e)
 {

@@ -47,4 +47,13 @@ static inline void btfids_put32(unsigned char *p, uint32_t v, bool big_endian)
  */
 int btfids_patch(const struct btfids_syms *s, unsigned char *buf, bool big_endian);
 
+/*
+ * The resolved .BTF_ids of @e: a malloc'd copy of the section (ids.size
+ * bytes, at least 1 allocated: the section may be empty) patched by
+ * btfids_patch(). Returns 0 and *out (the caller frees it), or -ENOMEM
+ * with *out NULL.
+ */
+int btfids_patch_section(const struct btfids_elf *e, const struct btfids_syms *s,
+			 unsigned char **out);
+
 #endif /* _BTFIDS_PATCH_H */

@@ -92,11 +92,8 @@ static void pipeline(const char *path)
 		goto out;
 	if (btfids_lookup(btf, &s, path, &rep))
 		goto out;
-	buf = malloc(e.ids.size ? e.ids.size : 1);
-	if (!buf)
+	if (btfids_patch_section(&e, &s, &buf))
 		goto out;
-	memcpy(buf, e.ids.data, e.ids.size);
-	btfids_patch(&s, buf, btfids_elf_big_endian(&e));
 	tables(&e, &s, btf);
 	findings(&e, &s, btf);
 out:
