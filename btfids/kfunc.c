@@ -104,18 +104,35 @@ static const char *name_at(const struct kfunc_ctx *c, uint64_t off)
 	return NULL;
 }
 
+/*
+ * Room in *@arr (@nr entries of @size bytes) for one more: the array
+ * doubles when @nr is 0, 1, 3, 7, ... Returns 0 or -ENOMEM.
+ */
+static int grow(void *arr, size_t nr, size_t size)
+{
+	void *p;
+
+	if (nr & (nr + 1))
+		return 0;
+	p = reallocarray(*(void **)arr, 2 * nr + 2, size);
+	if (!p)
+		return -ENOMEM;
+	*(void **)arr = p;
+	return 0;
+}
+
+static int push_u32(__u32 **arr, size_t *nr, __u32 v)
+{
+	int err = grow(arr, *nr, sizeof(**arr));
+
+	if (!err)
+		(*arr)[(*nr)++] = v;
+	return err;
+}
+
 static int push_tag(struct kfunc_ctx *c, __u32 id)
 {
-	__u32 *p;
-
-	if (!(c->nr_tags & (c->nr_tags + 1))) {	/* 0, 1, 3, 7, ...: grow */
-		p = reallocarray(c->tags, 2 * c->nr_tags + 2, sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		c->tags = p;
-	}
-	c->tags[c->nr_tags++] = id;
-	return 0;
+	return push_u32(&c->tags, &c->nr_tags, id);
 }
 
 /* Every DECL_TAG of the BTF, base included, in ID order. */
@@ -136,16 +153,11 @@ static int collect_tags(struct kfunc_ctx *c)
 
 static int push_kfunc(struct kfunc_ctx *c, const struct kfunc *k)
 {
-	struct kfunc *p;
+	int err = grow(&c->kfuncs, c->nr_kfuncs, sizeof(*c->kfuncs));
 
-	if (!(c->nr_kfuncs & (c->nr_kfuncs + 1))) {
-		p = reallocarray(c->kfuncs, 2 * c->nr_kfuncs + 2, sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		c->kfuncs = p;
-	}
-	c->kfuncs[c->nr_kfuncs++] = *k;
-	return 0;
+	if (!err)
+		c->kfuncs[c->nr_kfuncs++] = *k;
+	return err;
 }
 
 /*
@@ -370,16 +382,7 @@ static bool rewritten(const struct btf *btf, const struct btf_type *proto, __u32
 
 static int push_impl(struct kfunc_ctx *c, __u32 id)
 {
-	__u32 *p;
-
-	if (!(c->nr_impls & (c->nr_impls + 1))) {
-		p = reallocarray(c->impls, 2 * c->nr_impls + 2, sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		c->impls = p;
-	}
-	c->impls[c->nr_impls++] = id;
-	return 0;
+	return push_u32(&c->impls, &c->nr_impls, id);
 }
 
 /*

@@ -54,20 +54,7 @@ static int copy_prog(const struct boot_model *m, int map_fd)
 	return load_fentry(m->id, insn, n, false);
 }
 
-static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void fail(const char *fmt, ...)
-{
-	size_t n = strlen(failed);
-	va_list ap;
-
-	if (n && n < sizeof(failed) - 2) {
-		strcat(failed, "; ");
-		n += 2;
-	}
-	va_start(ap, fmt);
-	vsnprintf(failed + n, sizeof(failed) - n, fmt, ap);
-	va_end(ap);
-}
+#define fail(...) append(failed, sizeof(failed), __VA_ARGS__)
 
 static const struct boot_model *find(const struct boot_model *m, int n, const char *name)
 {

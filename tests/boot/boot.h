@@ -44,6 +44,8 @@ extern char boot_log[1 << 16];
 double now(void);
 /* "boot: <release> <fmt>\n" on the console */
 void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Append one "; "-separated reason to @buf (@size bytes), cut to fit. */
+void append(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 const char *last_log_line(void);
 int load_fentry(uint32_t id, const struct bpf_insn *insns, size_t cnt, bool refusal);
 

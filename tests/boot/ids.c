@@ -19,19 +19,7 @@
 static char failed[512];
 static char libbpf_last[200];
 
-static void fail(const char *fmt, ...)
-{
-	size_t n = strlen(failed);
-	va_list ap;
-
-	if (n && n < sizeof(failed) - 2) {
-		strcat(failed, "; ");
-		n += 2;
-	}
-	va_start(ap, fmt);
-	vsnprintf(failed + n, sizeof(failed) - n, fmt, ap);
-	va_end(ap);
-}
+#define fail(...) append(failed, sizeof(failed), __VA_ARGS__)
 
 /*
  * Keep libbpf's verdict for the report: the verifier log's last line when

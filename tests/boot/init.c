@@ -41,6 +41,20 @@
 char boot_release[65];
 char boot_log[1 << 16];
 
+void append(char *buf, size_t size, const char *fmt, ...)
+{
+	size_t n = strlen(buf);
+	va_list ap;
+
+	if (n && n < size - 2) {
+		strcat(buf, "; ");
+		n += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(buf + n, size - n, fmt, ap);
+	va_end(ap);
+}
+
 double now(void)
 {
 	struct timespec ts;
