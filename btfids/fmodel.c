@@ -2,7 +2,8 @@
 /*
  * fmodel.c - function models for BPF trampolines (see fmodel.h).
  *
- * Step 1 follows kernel/bpf/btf.c (v6.18): btf_distill_func_proto(),
+ * Step 1 follows kernel/bpf/btf.c (v6.18; v7.3's arg_flags when the kernel
+ * is known to be 7.3 or later): btf_distill_func_proto(),
  * __get_type_size(), __get_type_fmodel_flags(), with unions as STRUCT_ARG
  * and refused as a return (btf_type_is_struct(), "bpf: Allow union
  * argument in trampoline based programs", v6.18). Step 2 follows each
@@ -185,6 +186,36 @@ static int type_size(const struct btf *btf, uint32_t id, unsigned int ptr_size,
 	}
 }
 
+/* @name ends in @suffix (kernel/bpf/btf.c btf_param_match_suffix()) */
+static bool has_suffix(const char *name, const char *suffix)
+{
+	size_t n = name ? strlen(name) : 0, k = strlen(suffix);
+
+	return n >= k && !strcmp(name + n - k, suffix);
+}
+
+/*
+ * The flags of arg @p (@flags: its type's) in @kernel's arg_flags: v7.3
+ * __get_arg_fmodel_flags() drops STRUCT_ARG and reads the param's name.
+ */
+static uint8_t arg_flags(const struct btf *btf, const struct btf_param *p,
+			 uint8_t flags, unsigned int kernel)
+{
+	const char *name;
+
+	if (!kernel || kernel < BTFIDS_KERNEL(7, 3))
+		return flags;
+	flags &= ~BTF_FMODEL_STRUCT_ARG;
+	name = btf__name_by_offset(btf, p->name_off);
+	if (has_suffix(name, "__arena__nullable"))
+		return flags | BTF_FMODEL_ARENA_ARG | BTF_FMODEL_NULLABLE_ARG;
+	if (has_suffix(name, "__arena"))
+		return flags | BTF_FMODEL_ARENA_ARG;
+	if (has_suffix(name, "__nullable"))
+		return flags | BTF_FMODEL_NULLABLE_ARG;
+	return flags;
+}
+
 int btfids_fmodel_distill(const struct btf *btf, uint32_t id, unsigned int ptr_size,
 			  unsigned int kernel, struct btfids_fmodel *m)
 {
@@ -229,6 +260,8 @@ int btfids_fmodel_distill(const struct btf *btf, uint32_t id, unsigned int ptr_s
 			return 0;
 		}
 		m->arg_size[i] = sz;
+		m->arg_flags[i] = arg_flags(btf, &p[i], m->arg_flags[i], kernel);
+		m->struct_args |= aggr << i;
 		m->nr_slots += (sz + 7) / 8;
 	}
 	m->nr_args = n;
@@ -255,7 +288,7 @@ static unsigned int arg_slots(const struct btfids_fmodel *m, unsigned int i)
 
 static bool is_struct(const struct btfids_fmodel *m, unsigned int i)
 {
-	return m->arg_flags[i] & BTF_FMODEL_STRUCT_ARG;
+	return m->struct_args & (1u << i);
 }
 
 /*

@@ -1030,6 +1030,46 @@ START_TEST(t_module)
 }
 END_TEST
 
+/*
+ * 7.3's arg_flags (v7.3 include/linux/bpf.h, kernel/bpf/btf.c
+ * __get_arg_fmodel_flags()): no BTF_FMODEL_STRUCT_ARG, ARENA_ARG (bit 2)
+ * and NULLABLE_ARG (bit 3) from the param's name suffix, SIGNED_ARG kept;
+ * up to 7.2 the v6.18 flags. The x86_64 placement of a struct is the same
+ * either way (it follows the type, not the flag).
+ */
+START_TEST(t_flags_73)
+{
+	static const char *const names[] = {
+		"p__arena", "q__arena__nullable", "r__nullable", "s", "n",
+	};
+	int types[] = { t_ptr, t_ptr, t_ptr, t_s16, t_int };
+	int proto = btf__add_func_proto(btf, t_int), fn, i;
+	static const uint8_t want73[] = { 4, 12, 8, 0, BTF_FMODEL_SIGNED_ARG };
+	static const uint8_t want72[] = { 0, 0, 0, BTF_FMODEL_STRUCT_ARG, BTF_FMODEL_SIGNED_ARG };
+	struct btfids_target_arch a;
+	struct btfids_fmodel m73, m72;
+
+	for (i = 0; i < 5; i++)
+		ck_assert_int_eq(btf__add_func_param(btf, names[i], types[i]), 0);
+	fn = btf__add_func(btf, "fx_flags73", BTF_FUNC_GLOBAL, proto);
+	ck_assert_int_gt(fn, 0);
+	btfids_arch_from_name("x86_64", &a);
+	a.kernel = BTFIDS_KERNEL(7, 3);
+	ck_assert_int_eq(btfids_fmodel_compute(btf, fn, &a, &m73), 0);
+	a.kernel = BTFIDS_KERNEL(7, 2);
+	ck_assert_int_eq(btfids_fmodel_compute(btf, fn, &a, &m72), 0);
+	ck_assert_int_eq(m73.reason, BTF_TRAMP_OK);
+	ck_assert_int_eq(m72.reason, BTF_TRAMP_OK);
+	for (i = 0; i < 5; i++) {
+		ck_assert_msg(m73.arg_flags[i] == want73[i], "7.3 arg %d: %u", i, m73.arg_flags[i]);
+		ck_assert_msg(m72.arg_flags[i] == want72[i], "7.2 arg %d: %u", i, m72.arg_flags[i]);
+	}
+	/* the 16-byte struct takes 2 slots and the same places in both */
+	ck_assert_int_eq(m73.nr_slots, 6);
+	ck_assert_int_eq(memcmp(m73.loc, m72.loc, sizeof(m73.loc)), 0);
+}
+END_TEST
+
 static Suite *models_suite(void)
 {
 	Suite *s = suite_create("models");
@@ -1046,6 +1086,7 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_arch);
 	tcase_add_test(tc, t_verb);
 	tcase_add_test(tc, t_kernel_version);
+	tcase_add_test(tc, t_flags_73);
 	tcase_add_test(tc, t_json);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("kernels");

@@ -68,15 +68,18 @@ struct btfids_fmodel {
 	uint8_t arg_flags[BTF_TRAMP_MAX_ARGS];
 	uint8_t reason;		/* enum btf_tramp_reason; BTF_TRAMP_OK: attachable */
 	bool distilled;		/* model fields valid (step 1 succeeded) */
+	uint16_t struct_args;	/* bit i: arg i is a struct/union by value (any version) */
 	uint8_t loc[BTF_TRAMP_MAX_ARGS][2];	/* BTF_TRAMP_LOC_*, when attachable */
 };
 
 /*
  * Step 1 for BTF FUNC (or FUNC_PROTO) @id of @btf, with pointers of
- * @ptr_size bytes, by the rules of @kernel (0: the newest; before 6.18 a
- * union argument is refused as arg-unsupported). Sets m->reason to a
- * distill reason or BTF_TRAMP_OK. Returns 0, or -EINVAL if @id is not a
- * FUNC/FUNC_PROTO.
+ * @ptr_size bytes, by the rules of @kernel (0: no release known, the v6.18
+ * rules, whose flags the table format carries; before 6.18 a union argument
+ * is refused as arg-unsupported; from 7.3 arg_flags has no STRUCT_ARG but
+ * ARENA_ARG/NULLABLE_ARG from the param's name, v7.3 kernel/bpf/btf.c
+ * __get_arg_fmodel_flags()). Sets m->reason to a distill reason or
+ * BTF_TRAMP_OK. Returns 0, or -EINVAL if @id is not a FUNC/FUNC_PROTO.
  */
 int btfids_fmodel_distill(const struct btf *btf, uint32_t id, unsigned int ptr_size,
 			  unsigned int kernel, struct btfids_fmodel *m);

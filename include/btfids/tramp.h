@@ -57,6 +57,9 @@ typedef uint32_t btf_tramp_u32;
 /* arg_flags / ret_flags bits: include/linux/bpf.h */
 #define BTF_FMODEL_STRUCT_ARG	(1 << 0)	/* struct or union by value */
 #define BTF_FMODEL_SIGNED_ARG	(1 << 1)	/* signed INT */
+/* 7.3 on (include/linux/bpf.h); STRUCT_ARG is gone there */
+#define BTF_FMODEL_ARENA_ARG	(1 << 2)	/* param named *__arena, *__arena__nullable */
+#define BTF_FMODEL_NULLABLE_ARG	(1 << 3)	/* param named *__nullable, *__arena__nullable */
 
 /*
  * Argument location: one byte per part, two parts per argument (an
