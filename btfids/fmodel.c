@@ -388,17 +388,28 @@ static void place_linear(struct btfids_fmodel *m, bool limit_slots)
 
 /*
  * loongarch64: arch/loongarch/net/bpf_jit.c, __arch_prepare_bpf_trampoline()
- * refuses more than LOONGARCH_MAX_REG_ARGS (8) args, then any STRUCT_ARG
+ * of v6.18 (the rule for a kernel not known to be v7.2 or later; 7.0 and
+ * 7.1 were not read) refuses more than LOONGARCH_MAX_REG_ARGS (8) args, then any STRUCT_ARG
  * arg; store_args() saves one register per arg (a 16-byte int included,
  * whose second half the trampoline does not see). Struct and 9..12-arg
  * support were RFC patches in 2025, not in v6.18. v6.18 also refused
  * functions in module text (677e6123e3d2), a lockup workaround that
  * 26138762d9a2 removed as a fix (in 6.18-stable): not modelled.
  */
-static void place_loongarch64(struct btfids_fmodel *m)
+static void place_loongarch64(struct btfids_fmodel *m, unsigned int kernel)
 {
 	unsigned int i;
 
+	/*
+	 * v7.2 and v7.3 __arch_prepare_bpf_trampoline(): only nr_args >
+	 * MAX_BPF_FUNC_ARGS is refused (distill did), structs too, and
+	 * store_args() saves the args as one run of 8-byte slots, a0..a7 then
+	 * the caller's stack from FP + 16: riscv64's placement.
+	 */
+	if (kernel >= BTFIDS_KERNEL(7, 2)) {
+		place_linear(m, false);
+		return;
+	}
 	if (m->nr_args > 8) {
 		m->reason = BTF_TRAMP_ARCH_TOO_MANY_ARGS;
 		return;
@@ -432,11 +443,22 @@ static void place_s390x(struct btfids_fmodel *m)
 	}
 }
 
-void btfids_fmodel_place(enum btfids_arch arch, struct btfids_fmodel *m)
+/*
+ * v6.12 has BPF trampolines on x86_64, arm64, riscv64 and s390x only
+ * (arch/loongarch and arch/powerpc got theirs later): a 6.12 or older
+ * kernel (@kernel known) attaches nothing there.
+ */
+static bool no_trampoline(enum btfids_arch arch, unsigned int kernel)
+{
+	return kernel && kernel <= BTFIDS_KERNEL(6, 12) &&
+	       (arch == BTFIDS_ARCH_LOONGARCH64 || arch == BTFIDS_ARCH_POWERPC64);
+}
+
+void btfids_fmodel_place(const struct btfids_target_arch *a, struct btfids_fmodel *m)
 {
 	if (!m->distilled || m->reason != BTF_TRAMP_OK)
 		return;
-	switch (arch) {
+	switch (no_trampoline(a->arch, a->kernel) ? BTFIDS_ARCH_NONE : a->arch) {
 	case BTFIDS_ARCH_X86_64:
 		place_x86_64(m);
 		break;
@@ -450,7 +472,7 @@ void btfids_fmodel_place(enum btfids_arch arch, struct btfids_fmodel *m)
 		place_linear(m, true);
 		break;
 	case BTFIDS_ARCH_LOONGARCH64:
-		place_loongarch64(m);
+		place_loongarch64(m, a->kernel);
 		break;
 	case BTFIDS_ARCH_S390X:
 		place_s390x(m);
@@ -469,7 +491,7 @@ int btfids_fmodel_compute(const struct btf *btf, uint32_t id,
 	int err = btfids_fmodel_distill(btf, id, a->ptr_size, a->kernel, m);
 
 	if (!err)
-		btfids_fmodel_place(a->arch, m);
+		btfids_fmodel_place(a, m);
 	return err;
 }
 

@@ -1070,6 +1070,56 @@ START_TEST(t_flags_73)
 }
 END_TEST
 
+/*
+ * Trampolines by kernel version: v6.12's arch/ has none for loongarch64
+ * and powerpc64; v7.2/v7.3 arch/loongarch/net/bpf_jit.c takes up to 12
+ * args and structs as one run of 8-byte slots (a0..a7, then the stack);
+ * the v6.18 rule (no release known) refuses more than 8 args and structs.
+ */
+START_TEST(t_arch_versions)
+{
+	int p10[10], f10, fs, i;
+	struct btfids_target_arch a;
+	struct btfids_fmodel m;
+	char loc[BTFIDS_FMODEL_LOC_LEN];
+
+	for (i = 0; i < 10; i++)
+		p10[i] = t_long;
+	f10 = add_func("fx_ten", t_int, 10, p10);
+	fs = add_func("fx_struct", t_int, 1, (int[]){ t_s16 });
+	btfids_arch_from_name("loongarch64", &a);
+	ck_assert_int_eq(btfids_fmodel_compute(btf, f10, &a, &m), 0);
+	ck_assert_int_eq(m.reason, BTF_TRAMP_ARCH_TOO_MANY_ARGS);
+	ck_assert_int_eq(btfids_fmodel_compute(btf, fs, &a, &m), 0);
+	ck_assert_int_eq(m.reason, BTF_TRAMP_STRUCT_ARG);
+	a.kernel = BTFIDS_KERNEL(7, 3);
+	ck_assert_int_eq(btfids_fmodel_compute(btf, f10, &a, &m), 0);
+	ck_assert_int_eq(m.reason, BTF_TRAMP_OK);
+	btfids_fmodel_loc_str(&m, 7, loc, sizeof(loc));
+	ck_assert_str_eq(loc, "r:7");
+	btfids_fmodel_loc_str(&m, 9, loc, sizeof(loc));
+	ck_assert_str_eq(loc, "s:1");
+	ck_assert_int_eq(btfids_fmodel_compute(btf, fs, &a, &m), 0);
+	ck_assert_int_eq(m.reason, BTF_TRAMP_OK);
+	btfids_fmodel_loc_str(&m, 0, loc, sizeof(loc));
+	ck_assert_str_eq(loc, "r:0+r:1");
+	a.kernel = BTFIDS_KERNEL(6, 12);
+	ck_assert_int_eq(btfids_fmodel_compute(btf, fs, &a, &m), 0);
+	ck_assert_int_eq(m.reason, BTF_TRAMP_NO_TRAMPOLINE);
+	btfids_arch_from_name("powerpc64", &a);
+	a.kernel = BTFIDS_KERNEL(6, 12);
+	ck_assert_int_eq(btfids_fmodel_compute(btf, fs, &a, &m), 0);
+	ck_assert_int_eq(m.reason, BTF_TRAMP_NO_TRAMPOLINE);
+	a.kernel = BTFIDS_KERNEL(7, 3);
+	ck_assert_int_eq(btfids_fmodel_compute(btf, fs, &a, &m), 0);
+	ck_assert_int_eq(m.reason, BTF_TRAMP_OK);
+	btfids_arch_from_name("x86_64", &a);
+	a.kernel = BTFIDS_KERNEL(6, 12);
+	ck_assert_int_eq(btfids_fmodel_compute(btf, f10, &a, &m), 0);
+	ck_assert_int_eq(m.reason, BTF_TRAMP_OK);
+}
+END_TEST
+
 static Suite *models_suite(void)
 {
 	Suite *s = suite_create("models");
@@ -1087,6 +1137,7 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_verb);
 	tcase_add_test(tc, t_kernel_version);
 	tcase_add_test(tc, t_flags_73);
+	tcase_add_test(tc, t_arch_versions);
 	tcase_add_test(tc, t_json);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("kernels");

@@ -83,8 +83,12 @@ struct btfids_fmodel {
  */
 int btfids_fmodel_distill(const struct btf *btf, uint32_t id, unsigned int ptr_size,
 			  unsigned int kernel, struct btfids_fmodel *m);
-/* Step 2: arch refusals and locations. Only acts on a distilled model. */
-void btfids_fmodel_place(enum btfids_arch arch, struct btfids_fmodel *m);
+/*
+ * Step 2: arch refusals and locations for @a (its arch, and its kernel:
+ * v6.12 and older have no loongarch64/powerpc64 trampoline; loongarch64
+ * takes 12 args and structs from v7.2). Only acts on a distilled model.
+ */
+void btfids_fmodel_place(const struct btfids_target_arch *a, struct btfids_fmodel *m);
 
 /* Both steps. */
 int btfids_fmodel_compute(const struct btf *btf, uint32_t id,
