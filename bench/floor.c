@@ -91,22 +91,35 @@ static int parse(const char *path, const void *p, uint64_t size, uint64_t *sum)
 }
 
 /* --btf FILE: a raw BTF file, or an ELF whose .BTF is taken */
+
+/* @path mapped read-only (*fd open, *st its stat), or NULL after perror() */
+static const unsigned char *map_file(const char *path, int *fd, struct stat *st)
+{
+	void *m;
+
+	*fd = open(path, O_RDONLY);
+	if (*fd < 0 || fstat(*fd, st)) {
+		perror(path);
+		return NULL;
+	}
+	m = mmap(NULL, st->st_size, PROT_READ, MAP_PRIVATE, *fd, 0);
+	if (m == MAP_FAILED) {
+		perror(path);
+		close(*fd);
+		return NULL;
+	}
+	return m;
+}
+
 static int btf_file(const char *path, uint64_t *sum)
 {
 	const unsigned char *m;
 	struct stat st;
 	int fd, err = 0;
 
-	fd = open(path, O_RDONLY);
-	if (fd < 0 || fstat(fd, &st)) {
-		perror(path);
+	m = map_file(path, &fd, &st);
+	if (!m)
 		return 1;
-	}
-	m = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (m == MAP_FAILED) {
-		perror(path);
-		return 1;
-	}
 	if (!memcmp(m, ELFMAG, SELFMAG)) {
 		fprintf(stderr, "%s: --btf takes raw BTF here\n", path);
 		err = 1;
@@ -133,16 +146,9 @@ static int one(const char *path)
 	unsigned int i, n;
 	int fd;
 
-	fd = open(path, O_RDONLY);
-	if (fd < 0 || fstat(fd, &st)) {
-		perror(path);
+	m = map_file(path, &fd, &st);
+	if (!m)
 		return 1;
-	}
-	m = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (m == MAP_FAILED) {
-		perror(path);
-		return 1;
-	}
 	eh = (const Elf64_Ehdr *)m;
 	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64) {
 		fprintf(stderr, "%s: not ELF64\n", path);
