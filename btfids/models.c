@@ -86,26 +86,11 @@ static void usage(FILE *f)
 		"Exit status: 0 ok, 255 failure, 129 usage error.\n");
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/*
- * 7.3 on: a tracing program attached to a KF_IMPLICIT_ARGS kfunc gets the
- * proto of <name>_impl, the one with the implicit args (kernel/bpf/verifier.c,
- * btf_attach_func_proto() and find_kfunc_impl_proto()). These kfuncs are
- * the pairs of @e's BTF_SET8_KFUNCS sets with that flag, by their resolved
- * IDs: *ids (sorted, *n of them; NULL when none).
- */
-static int implicit_kfuncs(struct btfids_elf *e, uint32_t **ids, size_t *n,
+/* The KF_IMPLICIT_ARGS kfuncs of @e's resolved .BTF_ids (tramp_fill.h). */
+static int implicit_of_elf(struct btfids_elf *e, uint32_t **ids, size_t *n,
 			   struct btfids_report *r)
 {
-	bool be = btfids_elf_big_endian(e);
 	struct btfids_syms s = {};
-	size_t i, j;
 	int err;
 
 	*ids = NULL;
@@ -113,43 +98,10 @@ static int implicit_kfuncs(struct btfids_elf *e, uint32_t **ids, size_t *n,
 	if (!e->ids.size || !e->symtab_index)
 		return 0;
 	err = btfids_syms_collect(e, &s, r);
-	for (i = 0; !err && i < s.nr_sets; i++) {
-		const unsigned char *set = e->ids.data + s.sets[i].off;
-
-		if (s.sets[i].kind != BTFIDS_SET8 ||
-		    !(btfids_get32(set + 4, be) & BTFIDS_SET8_KFUNCS))
-			continue;
-		for (j = 0; !err && j < s.sets[i].cnt; j++) {
-			uint32_t id = btfids_get32(set + 8 + 8 * j, be), *p;
-
-			if (!id || !(btfids_get32(set + 12 + 8 * j, be) & BTFIDS_KF_IMPLICIT_ARGS))
-				continue;
-			p = reallocarray(*ids, *n + 1, sizeof(*p));
-			if (!p)
-				err = -ENOMEM;
-			else
-				(*ids = p)[(*n)++] = id;
-		}
-	}
+	if (!err)
+		err = btfids_implicit_kfuncs(&s, e->ids.data, btfids_elf_big_endian(e), ids, n);
 	btfids_syms_free(&s);
-	if (*n)
-		qsort(*ids, *n, sizeof(**ids), cmp_u32);
 	return err;
-}
-
-/* The FUNC whose proto an attach to @id reads: <name>_impl's for those kfuncs */
-static uint32_t attach_func(const struct btf *btf, uint32_t id, const uint32_t *implicit,
-			    size_t n)
-{
-	char impl[512];
-	__s32 impl_id;
-
-	if (!n || !bsearch(&id, implicit, n, sizeof(id), cmp_u32))
-		return id;
-	snprintf(impl, sizeof(impl), "%s_impl",
-		 btf__name_by_offset(btf, btf__type_by_id(btf, id)->name_off));
-	impl_id = btf__find_by_name_kind(btf, impl, BTF_KIND_FUNC);
-	return impl_id > 0 ? (uint32_t)impl_id : id;
 }
 
 static int models_all(const char *path, const char *arch, unsigned int kernel,
@@ -175,7 +127,7 @@ static int models_all(const char *path, const char *arch, unsigned int kernel,
 		if (!kernel && !btfids_release_read(&e, &rel))
 			kernel = BTFIDS_KERNEL(rel.major, rel.minor);
 		err = !kernel || kernel >= BTFIDS_KERNEL(7, 3) ?
-		      implicit_kfuncs(&e, &implicit, &nr_implicit, r) : 0;
+		      implicit_of_elf(&e, &implicit, &nr_implicit, r) : 0;
 		btfids_elf_close(&e);
 		if (err)
 			return err;
@@ -214,7 +166,7 @@ static int models_all(const char *path, const char *arch, unsigned int kernel,
 
 		if (!btf_is_func(t))
 			continue;
-		err = btfids_fmodel_compute(btf, attach_func(btf, id, implicit, nr_implicit), &a, &m);
+		err = btfids_fmodel_compute(btf, btfids_attach_func(btf, id, implicit, nr_implicit), &a, &m);
 		if (err) {
 			/* a FUNC whose type is not a FUNC_PROTO: malformed BTF */
 			m = (struct btfids_fmodel){ .reason = BTF_TRAMP_ARG_UNSUPPORTED };

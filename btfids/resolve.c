@@ -161,6 +161,12 @@ static int patch_ids(struct resolve_opts *o, struct run *u)
 	return err;
 }
 
+/* The kernel whose model rules the tables follow: the release, or the newest. */
+static unsigned int release_rules(const struct run *u)
+{
+	return u->rel.from ? BTFIDS_KERNEL(u->rel.major, u->rel.minor) : 0;
+}
+
 /* Everything up to the write. */
 static int compute(struct resolve_opts *o, struct run *u)
 {
@@ -182,8 +188,11 @@ static int compute(struct resolve_opts *o, struct run *u)
 	if (!err && has_ids)
 		err = btfids_lookup_indexed(u->btf, u->base ? NULL : o->base_index, &u->s,
 					    u->e.path, &o->rep);
+	if (!err)
+		err = patch_ids(o, u);
 	if (!err && has_ids)	/* trampoline tables: built now, written with .BTF_ids */
-		err = btfids_tramp_fill(&u->e, &u->s, u->btf, &u->t, &o->rep);
+		err = btfids_tramp_fill(&u->e, &u->s, u->btf, u->ids, release_rules(u),
+					&u->t, &o->rep);
 	if (err)
 		return err;
 	if (o->fatal_warnings && o->rep.warnings != warnings) {
@@ -192,7 +201,7 @@ static int compute(struct resolve_opts *o, struct run *u)
 			   "file left unchanged" : "no output written");
 		return -EINVAL;
 	}
-	return patch_ids(o, u);
+	return 0;
 }
 
 /*
@@ -301,13 +310,87 @@ out:
 	return err;
 }
 
-/* 7.0's --patch_btfids: BLOB is the whole section, already in target order. */
+/*
+ * @path's bytes into *buf, which must be exactly @size (the section's):
+ * 0, -ENOENT when @path does not exist and @may_lack, else an error line.
+ */
+static int read_blob(const char *path, const char *elf, const char *sec, uint64_t size,
+		     bool may_lack, unsigned char **buf, struct btfids_report *r)
+{
+	struct stat st;
+	int fd, err = -EINVAL;
+
+	*buf = NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT && may_lack)
+		return -ENOENT;
+	if (fd < 0 || fstat(fd, &st)) {
+		btfids_err(r, path, "cannot open: %s", strerror(errno));
+		goto out;
+	}
+	if ((uint64_t)st.st_size != size) {
+		btfids_err(r, elf, "size mismatch - %s section is %llu bytes, %s is %llu bytes",
+			   sec, (unsigned long long)size, path, (unsigned long long)st.st_size);
+		goto out;
+	}
+	*buf = malloc(size + 1);
+	if (!*buf || pread(fd, *buf, size, 0) != (ssize_t)size) {
+		btfids_err(r, path, "cannot read");
+		goto out;
+	}
+	err = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (err) {
+		free(*buf);
+		*buf = NULL;
+	}
+	return err;
+}
+
+/*
+ * The trampoline tables the 7.x run wrote beside BLOB (<elf>.BTF_ids ->
+ * <elf>.BTF_tramp), for the image's .BTF_tramp: *buf, or NULL when there
+ * is none to write (no such file: the kernel's resolve_btfids made BLOB).
+ */
+static int tramp_blob(struct resolve_opts *o, const struct btfids_elf *e,
+		      unsigned char **buf)
+{
+	size_t n = strlen(o->patch_blob), k = strlen(".BTF_ids");
+	char *path;
+	int err;
+
+	*buf = NULL;
+	if (n < k || strcmp(o->patch_blob + n - k, ".BTF_ids") ||
+	    asprintf(&path, "%.*s.BTF_tramp", (int)(n - k), o->patch_blob) < 0)
+		return 0;
+	if (!e->tramp.index) {
+		err = access(path, F_OK) ? 0 : -EINVAL;
+		if (err)
+			btfids_err(&o->rep, e->path, "%s holds trampoline tables, but the image has no .BTF_tramp section (another image?)",
+				   path);
+	} else {
+		err = read_blob(path, e->path, ".BTF_tramp", e->tramp.size, true, buf, &o->rep);
+		if (err == -ENOENT) {
+			btfids_dbg(&o->rep, 1, "%s: no %s, .BTF_tramp left as it is\n", e->path, path);
+			err = 0;
+		}
+	}
+	free(path);
+	return err;
+}
+
+/*
+ * 7.0's --patch_btfids: BLOB is the whole .BTF_ids, already in target
+ * order. btfids also copies <elf>.BTF_tramp, when its 7.x run wrote one,
+ * into .BTF_tramp. Every file is read and checked before the first write.
+ */
 static int patch_blob(struct resolve_opts *o, const char *path)
 {
-	unsigned char *buf = NULL;
+	unsigned char *ids = NULL, *tramp = NULL;
 	struct btfids_elf e;
-	struct stat st;
-	int fd = -1, err;
+	int err;
 
 	err = btfids_elf_open(&e, path, true, &o->rep);
 	if (err)
@@ -317,27 +400,17 @@ static int patch_blob(struct resolve_opts *o, const char *path)
 		btfids_err(&o->rep, path, "section .BTF_ids not found");
 		goto out;
 	}
-	fd = open(o->patch_blob, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st)) {
-		btfids_err(&o->rep, o->patch_blob, "cannot open: %s", strerror(errno));
-		goto out;
-	}
-	if ((uint64_t)st.st_size != e.ids.size) {
-		btfids_err(&o->rep, path, "size mismatch - .BTF_ids section is %llu bytes, %s is %llu bytes",
-			   (unsigned long long)e.ids.size, o->patch_blob,
-			   (unsigned long long)st.st_size);
-		goto out;
-	}
-	buf = malloc(e.ids.size + 1);
-	if (!buf || pread(fd, buf, e.ids.size, 0) != (ssize_t)e.ids.size) {
-		btfids_err(&o->rep, o->patch_blob, "cannot read");
-		goto out;
-	}
-	err = btfids_elf_write_ids(&e, buf, &o->rep);
+	err = read_blob(o->patch_blob, path, ".BTF_ids", e.ids.size, false, &ids, &o->rep);
+	if (!err)
+		err = tramp_blob(o, &e, &tramp);
+	if (!err)
+		err = btfids_elf_write_ids(&e, ids, &o->rep);
+	if (!err && tramp)
+		err = btfids_tramp_write(&e, &(struct btfids_tramp){
+			.sec = e.tramp, .buf = tramp, .nr_tables = 1 }, &o->rep);
 out:
-	if (fd >= 0)
-		close(fd);
-	free(buf);
+	free(ids);
+	free(tramp);
 	btfids_elf_close(&e);
 	return err;
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "btfids/kfunc.h"
 #include "btfids/lookup.h"
 #include "btfids/patch.h"
 #include "btfids/tramp_fill.h"
@@ -128,6 +129,60 @@ static void put_table(unsigned char *p, struct entry *en, size_t n, uint16_t mac
 		put_entry(p + BTF_TRAMP_HDR_SIZE + i * BTF_TRAMP_ENTRY_SIZE, &en[i], be);
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int btfids_implicit_kfuncs(const struct btfids_syms *s, const unsigned char *ids, bool be,
+			   uint32_t **out, size_t *n)
+{
+	size_t i, j;
+
+	*out = NULL;
+	*n = 0;
+	for (i = 0; i < s->nr_sets; i++) {
+		const unsigned char *set = ids + s->sets[i].off;
+
+		if (s->sets[i].kind != BTFIDS_SET8 ||
+		    !(btfids_get32(set + 4, be) & BTFIDS_SET8_KFUNCS))
+			continue;
+		for (j = 0; j < s->sets[i].cnt; j++) {
+			uint32_t id = btfids_get32(set + 8 + 8 * j, be), *p;
+
+			if (!id || !(btfids_get32(set + 12 + 8 * j, be) & BTFIDS_KF_IMPLICIT_ARGS))
+				continue;
+			p = reallocarray(*out, *n + 1, sizeof(*p));
+			if (!p) {
+				free(*out);
+				*out = NULL;
+				*n = 0;
+				return -ENOMEM;
+			}
+			(*out = p)[(*n)++] = id;
+		}
+	}
+	if (*n)
+		qsort(*out, *n, sizeof(**out), cmp_u32);
+	return 0;
+}
+
+uint32_t btfids_attach_func(const struct btf *btf, uint32_t id, const uint32_t *implicit,
+			    size_t n)
+{
+	char impl[512];
+	__s32 impl_id;
+
+	if (!n || !bsearch(&id, implicit, n, sizeof(id), cmp_u32))
+		return id;
+	snprintf(impl, sizeof(impl), "%s_impl",
+		 btf__name_by_offset(btf, btf__type_by_id(btf, id)->name_off));
+	impl_id = btf__find_by_name_kind(btf, impl, BTF_KIND_FUNC);
+	return impl_id > 0 ? (uint32_t)impl_id : id;
+}
+
 /* The model of BTF ID @id for @a: unresolved (0), not a FUNC, or computed. */
 static void entry_model(const struct btf *btf, uint32_t id,
 			const struct btfids_target_arch *a, struct btfids_fmodel *m)
@@ -160,12 +215,22 @@ int btfids_tramp_build(const struct btf *btf, const struct btfids_target_arch *a
 	return 0;
 }
 
+/* What every table of one image is built with. */
+struct fill_ctx {
+	const struct btfids_elf *e;
+	const struct btfids_syms *s;
+	const struct btf *btf;
+	struct btfids_target_arch a;	/* arch and kernel rules */
+	uint32_t crc;
+	uint32_t *implicit;		/* 7.3: KF_IMPLICIT_ARGS kfuncs, sorted */
+	size_t nr_implicit;
+};
+
 /* Build one table: set @set, at @off in t->buf, @n entries. */
-static int fill_one(const struct btfids_elf *e, const struct btfids_syms *s,
-		    const struct btf *btf, const struct btfids_target_arch *a,
-		    uint32_t crc, const char *set, uint64_t off, size_t n,
+static int fill_one(const struct fill_ctx *c, const char *set, uint64_t off, size_t n,
 		    struct btfids_tramp *t, struct btfids_report *r)
 {
+	const struct btfids_elf *e = c->e;
 	char list[256];
 	uint64_t value, loff;
 	struct entry *en;
@@ -182,39 +247,55 @@ static int fill_one(const struct btfids_elf *e, const struct btfids_syms *s,
 	if (!en)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
-		const struct btfids_slot *sl = slot_at(s, loff + 4 * i);
+		const struct btfids_slot *sl = slot_at(c->s, loff + 4 * i);
 		const struct btfids_target *tg;
 
-		if (!sl || s->targets[sl->target].kind != BTFIDS_FUNC) {
+		if (!sl || c->s->targets[sl->target].kind != BTFIDS_FUNC) {
 			btfids_err(r, e->path, "trampoline set %s: entry %zu is not a BTF_ID(func, ...) slot",
 				   set, i);
 			free(en);
 			return -EINVAL;
 		}
-		tg = &s->targets[sl->target];
+		tg = &c->s->targets[sl->target];
 		en[i].id = tg->id;
 		en[i].order = i;
-		entry_model(btf, tg->id, a, &en[i].m);
+		entry_model(c->btf, tg->id ? btfids_attach_func(c->btf, tg->id, c->implicit,
+								c->nr_implicit) : 0,
+			    &c->a, &en[i].m);
 		if (en[i].m.reason != BTF_TRAMP_OK)
 			btfids_warn(r, "trampoline set %s: %s (id %u) cannot attach on %s: %s",
-				    set, tg->name, tg->id, a->name,
+				    set, tg->name, tg->id, c->a.name,
 				    btfids_fmodel_reason_str(en[i].m.reason));
 	}
-	put_table(t->buf + off, en, n, e->machine, crc, btfids_elf_big_endian(e));
+	put_table(t->buf + off, en, n, e->machine, c->crc, btfids_elf_big_endian(e));
 	free(en);
 	t->nr_tables++;
 	return 0;
 }
 
-int btfids_tramp_fill(const struct btfids_elf *e, const struct btfids_syms *s,
-		      const struct btf *btf, struct btfids_tramp *t,
-		      struct btfids_report *r)
+/*
+ * The crc the consumer checks: of the image's own .BTF. In the 6.x flow
+ * that is the ELF's section; in the 7.x flow @btf, the final BTF that
+ * becomes .BTF (gen-btf.sh links the raw file written from it).
+ */
+static uint32_t btf_crc(const struct btfids_elf *e, const struct btf *btf, unsigned int kernel)
 {
-	struct btfids_target_arch a;
-	size_t i, ndx;
-	uint32_t crc, size;
 	const void *raw;
-	int err;
+	uint32_t size;
+
+	if (e->btf.size && kernel < BTFIDS_KERNEL(7, 0))
+		return crc32(0, e->btf.data, e->btf.size);
+	raw = btf__raw_data(btf, &size);
+	return raw ? crc32(0, raw, size) : 0;
+}
+
+int btfids_tramp_fill(const struct btfids_elf *e, const struct btfids_syms *s,
+		      const struct btf *btf, const unsigned char *ids, unsigned int kernel,
+		      struct btfids_tramp *t, struct btfids_report *r)
+{
+	struct fill_ctx c = { .e = e, .s = s, .btf = btf };
+	size_t i, ndx;
+	int err = 0;
 
 	memset(t, 0, sizeof(*t));
 	t->sec = e->tramp;
@@ -224,15 +305,13 @@ int btfids_tramp_fill(const struct btfids_elf *e, const struct btfids_syms *s,
 	if (!t->buf)
 		return -ENOMEM;
 	memcpy(t->buf, t->sec.data, t->sec.size);
-	btfids_arch_from_elf(e->machine, e->elf_class, &a);
-	/* the bytes the consumer can checksum: the image's own .BTF */
-	if (e->btf.size) {
-		crc = crc32(0, e->btf.data, e->btf.size);
-	} else {
-		raw = btf__raw_data(btf, &size);
-		crc = raw ? crc32(0, raw, size) : 0;
-	}
-	for (i = 1; i < e->nr_syms; i++) {
+	btfids_arch_from_elf(e->machine, e->elf_class, &c.a);
+	c.a.kernel = kernel;
+	c.crc = btf_crc(e, btf, kernel);
+	if (ids && (!kernel || kernel >= BTFIDS_KERNEL(7, 3)))
+		err = btfids_implicit_kfuncs(s, ids, btfids_elf_big_endian(e), &c.implicit,
+					     &c.nr_implicit);
+	for (i = 1; !err && i < e->nr_syms; i++) {
 		uint64_t off, n;
 		const char *name;
 		GElf_Sym sym;
@@ -246,15 +325,17 @@ int btfids_tramp_fill(const struct btfids_elf *e, const struct btfids_syms *s,
 		    off > t->sec.size || sym.st_size > t->sec.size - off) {
 			btfids_err(r, e->path, "%s: misaligned, outside %s or not a whole table (size %llu)",
 				   name, SEC_TRAMP, (unsigned long long)sym.st_size);
-			return -EINVAL;
+			err = -EINVAL;
+			break;
 		}
 		n = (sym.st_size - BTF_TRAMP_HDR_SIZE) / BTF_TRAMP_ENTRY_SIZE;
-		err = fill_one(e, s, btf, &a, crc, name + strlen(PFX_TABLE), off, n, t, r);
-		if (err)
-			return err;
+		err = fill_one(&c, name + strlen(PFX_TABLE), off, n, t, r);
 	}
-	btfids_dbg(r, 1, "%s: %zu trampoline table(s) for %s\n", e->path, t->nr_tables, a.name);
-	return 0;
+	free(c.implicit);
+	if (!err)
+		btfids_dbg(r, 1, "%s: %zu trampoline table(s) for %s\n", e->path, t->nr_tables,
+			   c.a.name);
+	return err;
 }
 
 int btfids_tramp_write(const struct btfids_elf *e, const struct btfids_tramp *t,

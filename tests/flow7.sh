@@ -212,6 +212,59 @@ if KT=$("$top/tests/kernel-tool.sh" 7.3 2>/dev/null); then
 	echo "  (the kernel's 7.3 tool: $(distilled_slot "$tmp/dist" 2>&1))"
 fi
 
+# trampoline tables in the 7.x flow (kernel/7.3 reads them): the table is
+# built on the final BTF and follows the 7.3 rules; --patch_btfids copies
+# <elf>.BTF_tramp into the image with .BTF_ids
+M=$top/tests/build/models/native
+if [ -f "$M/tramp.nobtf" ]; then
+	d=$tmp/tramp7 && mkdir -p "$d"
+	cp "$M/tramp.nobtf" "$d/t" && cp "$M/tramp.nobtf" "$d/final" && cp "$M/tramp.nobtf" "$d/bad"
+	"$B" --kernel 7.3 --btf "$M/tramp.btf" "$d/t" 2>/dev/null
+	# the header, and the crc32 of the .BTF file written, by Python's zlib
+	hdr=$(python3 - "$d/t.BTF_tramp" "$d/t.BTF" <<'PY' 2>&1
+import struct, sys, zlib
+t, btf = open(sys.argv[1], 'rb').read(), open(sys.argv[2], 'rb').read()
+magic, ver, mach, n, esz, maxs, crc = struct.unpack_from('<IHHIHHI', t, 0)
+print(hex(magic), n, crc == zlib.crc32(btf))
+PY
+)
+	if [ "$hdr" = "0x50525442 4 True" ]; then
+		ok "7.x tables: <elf>.BTF_tramp written, crc32 of the final .BTF it is linked with"
+	else
+		bad "7.x tables: header ${hdr:-none} (want magic, the first table's 4 entries, the .BTF file's crc32)"
+	fi
+	# v7.3 __get_type_fmodel_flags(): no STRUCT_ARG for fx_m_aggr's struct
+	# and union, SIGNED_ARG for its long; the 6.x flow (no release): 1, 1, 2
+	"$B" --patch_btfids "$d/t.BTF_ids" "$d/final" 2>"$d/err"
+	f7=$("$B" models "$d/final" 2>/dev/null | grep '"name":"fx_m_aggr"' | grep -o '"arg_flags":\[[0-9,]*\]')
+	f6=$("$B" models "$M/tramp" 2>/dev/null | grep '"name":"fx_m_aggr"' | grep -o '"arg_flags":\[[0-9,]*\]')
+	if [ "$f7" = '"arg_flags":[0,0,2]' ] && [ "$f6" = '"arg_flags":[1,1,2]' ]; then
+		ok "7.x tables follow the 7.3 rules: fx_m_aggr $f7 (the 6.x image: $f6)"
+	else
+		bad "7.x table rules: fx_m_aggr ${f7:-?} (want [0,0,2]), 6.x ${f6:-?} (want [1,1,2])"
+	fi
+	objcopy -O binary --only-section=.BTF_tramp "$d/final" "$d/final.tramp"
+	objcopy -O binary --only-section=.BTF_ids "$d/final" "$d/final.ids"
+	if cmp -s "$d/final.tramp" "$d/t.BTF_tramp" && cmp -s "$d/final.ids" "$d/t.BTF_ids"; then
+		ok "--patch_btfids writes <elf>.BTF_ids and <elf>.BTF_tramp into the image"
+	else
+		bad "--patch_btfids: .BTF_tramp or .BTF_ids differ from the files ($(head -1 "$d/err"))"
+	fi
+	# a tables file of another image: refused before any write
+	head -c 100 "$d/t.BTF_tramp" >"$d/bad.BTF_tramp"
+	cp "$d/t.BTF_ids" "$d/bad.BTF_ids"
+	cp "$d/bad" "$d/bad.orig"
+	"$B" --patch_btfids "$d/bad.BTF_ids" "$d/bad" 2>"$d/err"; rc=$?
+	if [ $rc = 255 ] && grep -q "^FAILED .*size mismatch - .BTF_tramp section" "$d/err" &&
+	   cmp -s "$d/bad" "$d/bad.orig"; then
+		ok "--patch_btfids with a .BTF_tramp of another size: $(head -1 "$d/err" | sed "s|$d/||g")"
+	else
+		bad "--patch_btfids with a short .BTF_tramp: exit $rc, $(head -1 "$d/err"), image $(cmp -s "$d/bad" "$d/bad.orig" && echo unchanged || echo CHANGED)"
+	fi
+else
+	echo "  skipped: the 7.x trampoline tables (no $M/tramp.nobtf: make check builds it)"
+fi
+
 # bad input: exit 255, a FAILED line naming the file, no output
 badrun() {	# NAME WANT ELF ARGS...
 	local name=$1 want=$2 elf=$3 rc

@@ -27,13 +27,29 @@ struct btfids_tramp {
 
 /*
  * Build the tables of @e into t->buf. @s: the resolved symbols; @btf: the
- * BTF the IDs came from. Warns (through @r) for every entry that cannot
- * attach. Returns 0 (also when there is no .BTF_tramp) or a negative
- * errno after an error line.
+ * BTF the IDs came from (7.x: the final BTF, whose bytes become .BTF);
+ * @ids: the resolved .BTF_ids bytes (for the set8 kfunc flags; NULL:
+ * none); @kernel: BTFIDS_KERNEL() of the release @e was built from, whose
+ * rules the models follow (fmodel.h; 0: unknown, the newest rules). Warns
+ * (through @r) for every entry that cannot attach. Returns 0 (also when
+ * there is no .BTF_tramp) or a negative errno after an error line.
  */
 int btfids_tramp_fill(const struct btfids_elf *e, const struct btfids_syms *s,
-		      const struct btf *btf, struct btfids_tramp *t,
-		      struct btfids_report *r);
+		      const struct btf *btf, const unsigned char *ids, unsigned int kernel,
+		      struct btfids_tramp *t, struct btfids_report *r);
+/*
+ * 7.3 on, a tracing program attached to a KF_IMPLICIT_ARGS kfunc gets the
+ * proto of <name>_impl, the one with the implicit args (v7.3
+ * kernel/bpf/verifier.c btf_attach_func_proto()). btfids_implicit_kfuncs():
+ * those kfuncs, the pairs with that flag of the BTF_SET8_KFUNCS sets of
+ * @s in the resolved .BTF_ids bytes @ids (byte order @be): *out, sorted,
+ * *n of them (NULL when none); 0 or -ENOMEM. btfids_attach_func(): the
+ * FUNC whose proto an attach to @id reads: <name>_impl's for those.
+ */
+int btfids_implicit_kfuncs(const struct btfids_syms *s, const unsigned char *ids, bool be,
+			   uint32_t **out, size_t *n);
+uint32_t btfids_attach_func(const struct btf *btf, uint32_t id, const uint32_t *implicit,
+			    size_t n);
 /*
  * One table in memory, the bytes resolve writes: the functions @ids (BTF
  * FUNC IDs of @btf, 0 for unresolved; any order) for target @a, header

@@ -56,7 +56,7 @@ static void tables(const struct btfids_elf *e, const struct btfids_syms *s,
 {
 	struct btfids_tramp t = {};
 
-	btfids_tramp_fill(e, s, btf, &t, &rep);
+	btfids_tramp_fill(e, s, btf, NULL, 0, &t, &rep);
 	btfids_tramp_free(&t);
 }
 
