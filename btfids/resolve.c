@@ -68,7 +68,8 @@ static void usage(FILE *f)
 		"      --kernel RELEASE   take the ELF as built from RELEASE (6.12, 7.2, 7.3...)\n"
 		"  -o, --output FILE      6.x: write the patched copy to FILE, leave ELF as it is;\n"
 		"                         7.x: name the output files FILE.BTF_ids, FILE.BTF...\n"
-		"      --patch_btfids BLOB  copy BLOB (exactly the section's size) into .BTF_ids\n"
+		"      --patch_btfids BLOB  copy BLOB (exactly the section's size) into .BTF_ids,\n"
+		"                           and BLOB's .BTF_tramp sibling, if any, into .BTF_tramp\n"
 		"  -h, --help             this help\n\n"
 		"Exit status: 0 ok, 255 failure, 129 usage error.\n");
 }

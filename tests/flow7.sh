@@ -265,6 +265,47 @@ else
 	echo "  skipped: the 7.x trampoline tables (no $M/tramp.nobtf: make check builds it)"
 fi
 
+# the kernel series' include/linux/btf_tramp.h (kernel/7.3) and
+# include/btfids/tramp.h describe one format: same constants, same enum
+# order, same struct fields in the same order with the same sizes
+fmt=$(python3 - "$top/include/btfids/tramp.h" "$top"/kernel/7.3/0001-*.patch <<'PY' 2>&1
+import re, sys
+ours = open(sys.argv[1]).read()
+patch = open(sys.argv[2]).read()
+m = re.search(r'^\+\+\+ b/include/linux/btf_tramp.h\n(.*?)(?=^diff --git)', patch, re.S | re.M)
+kern = '\n'.join(l[1:] for l in m.group(1).splitlines() if l.startswith('+'))
+def defines(t):
+    return {k: v.split('/*')[0].strip().rstrip('u') for k, v in
+            re.findall(r'#define\s+(BTF_TRAMP_(?:MAGIC|VERSION|MAX_ARGS|HDR_SIZE|ENTRY_SIZE|LOC_\w+))\s+(\S+)', t)}
+def enum(t):
+    body = re.search(r'enum btf_tramp_reason \{(.*?)\};', t, re.S).group(1)
+    return re.findall(r'^\s*(BTF_TRAMP_\w+)', body, re.M)
+def fields(t, name):
+    body = re.search(r'struct %s \{(.*?)\};' % name, t, re.S).group(1)
+    out = []
+    for ty, f in re.findall(r'(?:btf_tramp_)?(u8|u16|u32)\s+([^;]+);', body):
+        out.append((ty, f.strip()))
+    return out
+bad = []
+d1, d2 = defines(ours), defines(kern)
+for k in sorted(set(d1) | set(d2)):
+    if d1.get(k) != d2.get(k):
+        bad.append('%s: %s vs %s' % (k, d1.get(k), d2.get(k)))
+if enum(ours) != enum(kern):
+    bad.append('enum btf_tramp_reason differs')
+for st in ('btf_tramp_hdr', 'btf_tramp_entry'):
+    if fields(ours, st) != fields(kern, st):
+        bad.append('struct %s differs' % st)
+print('; '.join(bad) or 'same %d constants, %d reasons, %d + %d fields' % (
+    len(d1), len(enum(ours)), len(fields(ours, 'btf_tramp_hdr')), len(fields(ours, 'btf_tramp_entry'))))
+PY
+)
+if echo "$fmt" | grep -q '^same '; then
+	ok "kernel/7.3's btf_tramp.h and include/btfids/tramp.h: $fmt"
+else
+	bad "kernel/7.3's btf_tramp.h and include/btfids/tramp.h differ: $fmt"
+fi
+
 # bad input: exit 255, a FAILED line naming the file, no output
 badrun() {	# NAME WANT ELF ARGS...
 	local name=$1 want=$2 elf=$3 rc

@@ -1,0 +1,214 @@
+#!/usr/bin/env bash
+# boot-tramp.sh - the kernel reads the tables: relink the patched 7.3 tree
+# (kernel/7.3, built by kernel/build-tree) with RESOLVE_BTFIDS=btfids, check
+# its .BTF_tramp from the bytes (header, crc32 of .BTF by Python's zlib),
+# and boot it under qemu-system-x86_64 twice:
+#   1. as built: the guest (tests/boot/tramp.c) echoes the kernel's
+#      "btf_tramp:" lines (the tables valid; the self-test: 0 differ),
+#      attaches tracing_multi to each table entry alone with the tables on
+#      and off (it must attach exactly where the table says attachable),
+#      runs one link over every attachable entry (the program must run),
+#      and times attach/detach of that link, on against off;
+#   2. with the table's crc32 altered in vmlinux (bzImage remade) and
+#      btf_tramp=0 on the command line: the kernel must refuse the table
+#      in one line, and the switch must read N.
+# Ends with "boot-tramp: N passed, N failed" or "boot-tramp: skipped (<why>)".
+#
+#   BTFIDS_KBUILD_PATCHED  the patched tree's folder (kernel/build-tree)
+#   BTFIDS_BOOT_TIMEOUT    seconds for each qemu run (default 900)
+#   BTFIDS_BOOT_LOG        keep the first boot's serial log in this file
+#   QEMU                   default qemu-system-x86_64 (TCG, one CPU, as tests/boot.sh)
+set -uo pipefail
+
+. "$(dirname "$0")/paths.sh"
+DP=${BTFIDS_KBUILD_PATCHED:-${XDG_CACHE_HOME:-$HOME/.cache}/btfids/kbuild-patched}
+T=$DP/linux-source-7.3
+QEMU=${QEMU:-qemu-system-x86_64}
+TIMEOUT=${BTFIDS_BOOT_TIMEOUT:-900}
+S=$top/tests/boot
+
+skip() { echo "boot-tramp: skipped ($*)"; exit 0; }
+passed=0 failed=0
+ok() { passed=$((passed + 1)); echo "  ok: $*"; }
+bad() { failed=$((failed + 1)); echo "  FAIL: $*"; }
+finish() { echo "boot-tramp: $passed passed, $failed failed"; [ $failed = 0 ]; exit; }
+
+[ "$(uname -m)" = x86_64 ] || skip "the guest program is built for x86-64; this host is $(uname -m)"
+command -v "$QEMU" >/dev/null || skip "no $QEMU: apt-get install qemu-system-x86"
+command -v clang >/dev/null || skip "no clang for the BPF programs: apt-get install clang llvm"
+command -v python3 >/dev/null || skip "no python3"
+[ -f /usr/lib/x86_64-linux-gnu/libbpf.a ] || skip "no static libbpf.a: apt-get install libbpf-dev"
+[ -x "$B" ] || skip "no btfids at $B: run make"
+[ -x "$R/kbuild-tiny" ] ||
+	skip "no $R/kbuild-tiny: the workspace's shared/realdata, not in this repository; set BTFIDS_REALDATA"
+[ -f "$T/.config" ] && [ -f "$T/arch/x86/boot/bzImage" ] ||
+	skip "no patched 7.3 tree in $DP: run kernel/build-tree once, about 12 minutes"
+want=$(cat $(ls "$top"/kernel/7.3/0*.patch | grep -v 0000-cover-letter) | sha256sum | cut -d' ' -f1)
+[ "$(cat "$T/.btfids-series" 2>/dev/null)" = "$want" ] ||
+	skip "the patched tree in $DP is not built from kernel/7.3 as it is now: run kernel/build-tree"
+
+tmp=$(mktemp -d /tmp/btfids-boot-tramp.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+# the guest: tramp.c against the tree's 7.3 UAPI, the rest as tests/boot.sh
+CFLAGS_GUEST="-O2 -g -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE"
+if ! clang -target bpf -O2 -g -Wall -Werror -I/usr/include/x86_64-linux-gnu \
+	-c "$S/ids.bpf.c" -o "$tmp/ids.bpf.o" 2>"$tmp/err" ||
+   ! ${CC:-gcc} $CFLAGS_GUEST -I"$T/tools/include/uapi" -c "$S/tramp.c" -o "$tmp/tramp.o" 2>>"$tmp/err" ||
+   ! ${CC:-gcc} $CFLAGS_GUEST -static -o "$tmp/init" "$S"/init.c "$S"/ids.c "$S"/models.c \
+	"$S"/args.c "$tmp/tramp.o" -lbpf -lelf -lz 2>>"$tmp/err"; then
+	bad "cannot build the guest program: $(grep -m3 error "$tmp/err")"
+	finish
+fi
+
+# relink with RESOLVE_BTFIDS=btfids; then the refusal image: the same vmlinux
+# with its table's crc32 altered, made into a bzImage by the tree's make
+bzfix() {
+	python3 - "$1" <<'PY'
+import subprocess, sys
+v = sys.argv[1]
+out = subprocess.run(['readelf', '-SW', v], capture_output=True, text=True).stdout
+for line in out.splitlines():
+    f = line.replace('[ ', '[').split()
+    if len(f) > 5 and f[1] == '.BTF_tramp':
+        off = int(f[4], 16)
+        with open(v, 'r+b') as fp:
+            fp.seek(off + 16)		# struct btf_tramp_hdr.btf_crc32
+            b = fp.read(4)
+            fp.seek(off + 16)
+            fp.write(bytes(x ^ 0xff for x in b))
+        sys.exit(0)
+sys.exit('no .BTF_tramp in ' + v)
+PY
+}
+if ! (flock -w 900 9 || exit 1
+      BTFIDS_KBUILD=$DP BTFIDS_KBUILD_KERNEL=7.3 "$R/kbuild-tiny" "$B" >/dev/null &&
+      cp "$T/vmlinux" "$tmp/vmlinux" && cp "$T/arch/x86/boot/bzImage" "$tmp/bzImage" &&
+      bzfix "$T/vmlinux" && make -s -C "$T" ARCH=x86_64 bzImage >/dev/null &&
+      cp "$T/arch/x86/boot/bzImage" "$tmp/bzImage.refused" &&
+      cp "$tmp/vmlinux" "$T/vmlinux" && cp "$tmp/bzImage" "$T/arch/x86/boot/bzImage"
+     ) 9>"$DP/.relink-7.3.lock" 2>"$tmp/err"; then
+	bad "relink with RESOLVE_BTFIDS=btfids: $(tail -1 "$tmp/err")"
+	finish
+fi
+ok "kbuild relinked the patched 7.3 tree with RESOLVE_BTFIDS=btfids"
+
+# the table from its bytes: header fields, and the crc32 of .BTF by zlib
+hdr=$(python3 - "$tmp/vmlinux" <<'PY'
+import struct, subprocess, sys, zlib
+v = sys.argv[1]
+def sec(name):
+    subprocess.run(['objcopy', '-O', 'binary', '--only-section=' + name, v, v + name],
+                   check=True)
+    return open(v + name, 'rb').read()
+t, btf = sec('.BTF_tramp'), sec('.BTF')
+magic, ver, mach, n, esz, maxs, crc = struct.unpack_from('<IHHIHHI', t, 0)
+print(magic == 0x50525442, ver, mach, n, esz, crc == zlib.crc32(btf), len(t))
+PY
+)
+read -r magic ver mach n esz crcok size <<<"$hdr"
+if [ "$magic $ver $mach $esz $crcok" = "True 1 62 60 True" ] && [ "${n:-0}" -ge 1000 ]; then
+	ok "the table is filled: $n entries, x86-64, crc32 of the image's .BTF ($size bytes of .BTF_tramp)"
+else
+	bad "the table's header: ${hdr:-unreadable} (want magic, version 1, e_machine 62, 60-byte entries, the .BTF crc32, 1000+ entries)"
+fi
+# /tramp.txt: the entries as stored, read back by btfids models
+if ! "$B" models "$tmp/vmlinux" >"$tmp/stored.jsonl" 2>"$tmp/err"; then
+	bad "btfids models: $(tail -1 "$tmp/err")"
+	finish
+fi
+python3 - "$tmp/stored.jsonl" >"$tmp/tramp.txt" <<'PY'
+import json, sys
+for line in open(sys.argv[1]):
+    m = json.loads(line)
+    print(m['id'], m['name'], int(m['attachable']))
+PY
+nat=$(awk '$3 == 1' "$tmp/tramp.txt" | wc -l)
+
+# initramfs (the tree's gen_init_cpio), one per boot
+gic=$T/usr/gen_init_cpio
+[ -x "$gic" ] || { gic=$tmp/gen_init_cpio; ${CC:-gcc} -O2 -o "$gic" "$T/usr/gen_init_cpio.c"; }
+cpio() {
+	{
+		echo "dir /dev 0755 0 0"
+		echo "nod /dev/console 0600 0 0 c 5 1"
+		echo "dir /proc 0755 0 0"
+		echo "dir /sys 0755 0 0"
+		echo "file /init $tmp/init 0755 0 0"
+		echo "file /ids.bpf.o $tmp/ids.bpf.o 0644 0 0"
+		echo "file $1 $2 0644 0 0"
+	} >"$tmp/cpio.list"
+	"$gic" "$tmp/cpio.list"
+}
+touch "$tmp/empty"
+cpio /tramp.txt "$tmp/tramp.txt" >"$tmp/initrd1.cpio"
+cpio /tramp-klog "$tmp/empty" >"$tmp/initrd2.cpio"
+
+boot() {	# bzImage initrd log append
+	local start=$SECONDS
+	timeout -k 10 "$TIMEOUT" "$QEMU" -accel tcg -nodefaults -display none -no-reboot \
+		-m 1024 -smp 1 -kernel "$1" -initrd "$2" -serial "file:$3.raw" \
+		-append "console=ttyS0 panic=-1 loglevel=4 $4" </dev/null >"$3.qemu" 2>&1
+	tr -d '\r' <"$3.raw" >"$3"
+	echo "  boot: qemu (TCG) ran $((SECONDS - start))s"
+}
+boot "$tmp/bzImage" "$tmp/initrd1.cpio" "$tmp/log1" ""
+[ -z "${BTFIDS_BOOT_LOG:-}" ] || cp "$tmp/log1" "$BTFIDS_BOOT_LOG"
+grep -E '^boot: ' "$tmp/log1" | grep -vE '^boot: (progress|end)'
+rel=$(sed -nE 's/^boot: (\S+) init started$/\1/p' "$tmp/log1" | head -1)
+if [ -z "$rel" ]; then
+	bad "the patched kernel did not start /init; serial log ends: $(tail -c 400 "$tmp/log1" | tr '\n' ' ')"
+	finish
+fi
+L=$tmp/log1
+line() { grep -m1 -E "^boot: $rel $1" "$L"; }
+v=$(line 'klog: btf_tramp: [0-9]+ of [0-9]+ table')
+if echo "$v" | grep -qE "btf_tramp: 1 of 1 table\(s\) valid, $n entries"; then
+	ok "the kernel validated the table at boot: ${v#*klog: }"
+else
+	bad "table validation: ${v:-no btf_tramp validation line} (want 1 of 1 valid, $n entries)"
+fi
+st=$(line 'klog: btf_tramp: [0-9]+ entries, [0-9]+ agree, [0-9]+ differ')
+if echo "$st" | grep -qE "btf_tramp: $n entries, $n agree, 0 differ$"; then
+	ok "the kernel's self-test: ${st#*klog: }"
+else
+	bad "self-test: ${st:-no self-test line} (want $n entries, $n agree, 0 differ)"
+	grep -E "^boot: $rel klog: btf_tramp: differ" "$L" | head -5
+fi
+if [ "$(grep -cE "^boot: $rel klog: btf_tramp: [0-9]+ entries, " "$L")" = 1 ]; then
+	ok "exactly one self-test line"
+else
+	bad "the self-test printed $(grep -cE "^boot: $rel klog: btf_tramp: [0-9]+ entries, " "$L") summary lines"
+fi
+grep -q "^boot: $rel ids ok" "$L" && ok "the .BTF_ids slots: ids ok" || bad "ids not ok"
+a=$(line 'tramp attach: ')
+if echo "$a" | grep -qE "tramp attach: [0-9]+ tried, $nat attached, 0 wrong"; then
+	ok "tracing_multi attaches exactly the $nat entries marked attachable, tables on and off (${a#*tramp attach: })"
+else
+	bad "attach: ${a:-no tramp attach line} (want $nat attached, 0 wrong)"
+fi
+r=$(line 'tramp run: ')
+if echo "$r" | grep -qE "program ran [1-9][0-9]* times \(tables off\), [1-9][0-9]* \(on\)"; then
+	ok "the program runs over the whole table, tables off and on (${r#*tramp run: })"
+else
+	bad "run: ${r:-no tramp run line}"
+fi
+b=$(line 'tramp bench: ')
+[ -n "$b" ] && ok "bench: ${b#*tramp bench: }" || bad "no tramp bench line"
+b=$(line 'tramp bench checks')
+echo "$b" | grep -q "checks: .* ratio" && ok "bench: the checks alone: ${b#*tramp bench checks: }" ||
+	bad "${b:-no tramp bench checks line}"
+
+boot "$tmp/bzImage.refused" "$tmp/initrd2.cpio" "$tmp/log2" "btf_tramp=0"
+L=$tmp/log2
+rf=$(grep -E "^boot: $rel klog: btf_tramp: table at" "$L")
+if [ "$(echo "$rf" | grep -c .)" = 1 ] && echo "$rf" | grep -q "crc32 differs" &&
+   grep -qE "^boot: $rel klog: btf_tramp: 0 of 1 table\(s\) valid" "$L"; then
+	ok "a table of another .BTF is refused in one line: ${rf#*klog: }"
+else
+	bad "refusal boot: ${rf:-no refusal line}; $(grep -m1 -E 'klog: btf_tramp: [0-9]+ of' "$L")"
+fi
+grep -q "^boot: $rel tramp param: N at boot" "$L" && ok "btf_tramp=0 on the command line turns the tables off" ||
+	bad "btf_tramp=0: $(line 'tramp param')"
+grep -q '^boot: end' "$tmp/log1" || bad "the first guest did not finish; log ends: $(tail -c 300 "$tmp/log1" | tr '\n' ' ')"
+finish
