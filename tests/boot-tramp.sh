@@ -2,16 +2,21 @@
 # boot-tramp.sh - the kernel reads the tables: relink the patched 7.3 tree
 # (kernel/7.3, built by kernel/build-tree) with RESOLVE_BTFIDS=btfids, check
 # its .BTF_tramp from the bytes (header, crc32 of .BTF by Python's zlib),
-# and boot it under qemu-system-x86_64 twice:
+# and boot it under qemu-system-x86_64 three times:
 #   1. as built: the guest (tests/boot/tramp.c) echoes the kernel's
 #      "btf_tramp:" lines (the tables valid; the self-test: 0 differ),
 #      attaches tracing_multi to each table entry alone with the tables on
-#      and off (it must attach exactly where the table says attachable),
-#      runs one link over every attachable entry (the program must run),
-#      and times attach/detach of that link, on against off;
-#   2. with the table's crc32 altered in vmlinux (bzImage remade) and
-#      btf_tramp=0 on the command line: the kernel must refuse the table
-#      in one line, and the switch must read N.
+#      and off (it must attach exactly where the table says attachable,
+#      with the same errno elsewhere), runs one link over every attachable
+#      entry (the program must run), and times attach/detach of that link
+#      and the per-function checks alone, on against off;
+#   2. with one attachable entry altered to "not attachable" (the table
+#      still valid): refused with the tables on, attached with them off:
+#      the kernel reads the table;
+#   3. with the table's crc32 altered and btf_tramp=0 on the command line:
+#      the kernel must refuse the table in one line, and the switch must
+#      read N.
+# Each altered vmlinux is made into a bzImage by the tree's make.
 # Ends with "boot-tramp: N passed, N failed" or "boot-tramp: skipped (<why>)".
 #
 #   BTFIDS_KBUILD_PATCHED  the patched tree's folder (kernel/build-tree)
@@ -61,34 +66,51 @@ if ! clang -target bpf -O2 -g -Wall -Werror -I/usr/include/x86_64-linux-gnu \
 	finish
 fi
 
-# relink with RESOLVE_BTFIDS=btfids; then the refusal image: the same vmlinux
-# with its table's crc32 altered, made into a bzImage by the tree's make
-bzfix() {
-	python3 - "$1" <<'PY'
+# alter VMLINUX crc | entry INDEX: flip the table's crc32 (a table of another
+# .BTF), or mark entry INDEX not attachable (the table stays valid)
+alter() {
+	python3 - "$@" <<'PY'
 import subprocess, sys
-v = sys.argv[1]
+v, what = sys.argv[1], sys.argv[2]
 out = subprocess.run(['readelf', '-SW', v], capture_output=True, text=True).stdout
 for line in out.splitlines():
     f = line.replace('[ ', '[').split()
     if len(f) > 5 and f[1] == '.BTF_tramp':
         off = int(f[4], 16)
         with open(v, 'r+b') as fp:
-            fp.seek(off + 16)		# struct btf_tramp_hdr.btf_crc32
-            b = fp.read(4)
-            fp.seek(off + 16)
-            fp.write(bytes(x ^ 0xff for x in b))
+            if what == 'crc':
+                fp.seek(off + 16)		# struct btf_tramp_hdr.btf_crc32
+                b = fp.read(4)
+                fp.seek(off + 16)
+                fp.write(bytes(x ^ 0xff for x in b))
+            else:				# struct btf_tramp_entry.attachable
+                fp.seek(off + 24 + 60 * int(sys.argv[3]) + 32)
+                fp.write(b'\0')
         sys.exit(0)
 sys.exit('no .BTF_tramp in ' + v)
 PY
 }
-if ! (flock -w 900 9 || exit 1
-      BTFIDS_KBUILD=$DP BTFIDS_KBUILD_KERNEL=7.3 "$R/kbuild-tiny" "$B" >/dev/null &&
-      cp "$T/vmlinux" "$tmp/vmlinux" && cp "$T/arch/x86/boot/bzImage" "$tmp/bzImage" &&
-      bzfix "$T/vmlinux" && make -s -C "$T" ARCH=x86_64 bzImage >/dev/null &&
-      cp "$T/arch/x86/boot/bzImage" "$tmp/bzImage.refused" &&
-      cp "$tmp/vmlinux" "$T/vmlinux" && cp "$tmp/bzImage" "$T/arch/x86/boot/bzImage"
+# relink with RESOLVE_BTFIDS=btfids; read the table back (btfids models);
+# then the two altered images, each vmlinux made into a bzImage by the
+# tree's make; the tree gets its own vmlinux and bzImage back in any case
+if ! (flock -w 1800 9 || exit 1
+      BTFIDS_KBUILD=$DP BTFIDS_KBUILD_KERNEL=7.3 "$R/kbuild-tiny" "$B" >/dev/null || exit 1
+      cp "$T/vmlinux" "$tmp/vmlinux" && cp "$T/arch/x86/boot/bzImage" "$tmp/bzImage" || exit 1
+      trap 'cp "$tmp/vmlinux" "$T/vmlinux"; cp "$tmp/bzImage" "$T/arch/x86/boot/bzImage"' EXIT
+      "$B" models "$tmp/vmlinux" >"$tmp/stored.jsonl" || exit 1
+      # the probe: the first attachable entry, by its index in the table
+      grep -n '"attachable":true' "$tmp/stored.jsonl" | head -1 |
+	      sed -E 's/^([0-9]+):\{"name":"([^"]+)","id":([0-9]+).*/\1 \3 \2/' >"$tmp/probe.idx"
+      read -r pidx pid pname <"$tmp/probe.idx" && [ -n "$pname" ] || exit 1
+      echo "$pid $pname" >"$tmp/probe.txt"
+      for img in "entry $((pidx - 1))" crc; do
+	      # shellcheck disable=SC2086 # img: words
+	      cp "$tmp/vmlinux" "$T/vmlinux" && alter "$T/vmlinux" $img &&
+	      make -s -C "$T" ARCH=x86_64 RESOLVE_BTFIDS="$B" bzImage >/dev/null &&
+	      cp "$T/arch/x86/boot/bzImage" "$tmp/bzImage.${img% *}" || exit 1
+      done
      ) 9>"$DP/.relink-7.3.lock" 2>"$tmp/err"; then
-	bad "relink with RESOLVE_BTFIDS=btfids: $(tail -1 "$tmp/err")"
+	bad "relink with RESOLVE_BTFIDS=btfids, or the altered images: $(tail -1 "$tmp/err")"
 	finish
 fi
 ok "kbuild relinked the patched 7.3 tree with RESOLVE_BTFIDS=btfids"
@@ -113,17 +135,18 @@ else
 	bad "the table's header: ${hdr:-unreadable} (want magic, version 1, e_machine 62, 60-byte entries, the .BTF crc32, 1000+ entries)"
 fi
 # /tramp.txt: the entries as stored, read back by btfids models
-if ! "$B" models "$tmp/vmlinux" >"$tmp/stored.jsonl" 2>"$tmp/err"; then
-	bad "btfids models: $(tail -1 "$tmp/err")"
-	finish
-fi
-python3 - "$tmp/stored.jsonl" >"$tmp/tramp.txt" <<'PY'
+if ! python3 - "$tmp/stored.jsonl" >"$tmp/tramp.txt" <<'PY' ||
 import json, sys
 for line in open(sys.argv[1]):
     m = json.loads(line)
     print(m['id'], m['name'], int(m['attachable']))
 PY
+   [ "$(wc -l <"$tmp/tramp.txt")" != "$n" ]; then
+	bad "btfids models read back $(wc -l <"$tmp/tramp.txt") entries, the header says $n"
+	finish
+fi
 nat=$(awk '$3 == 1' "$tmp/tramp.txt" | wc -l)
+nid=$(awk '$1 != 0' "$tmp/tramp.txt" | wc -l)
 
 # initramfs (the tree's gen_init_cpio), one per boot
 gic=$T/usr/gen_init_cpio
@@ -142,7 +165,8 @@ cpio() {
 }
 touch "$tmp/empty"
 cpio /tramp.txt "$tmp/tramp.txt" >"$tmp/initrd1.cpio"
-cpio /tramp-klog "$tmp/empty" >"$tmp/initrd2.cpio"
+cpio /tramp-probe "$tmp/probe.txt" >"$tmp/initrd2.cpio"
+cpio /tramp-klog "$tmp/empty" >"$tmp/initrd3.cpio"
 
 boot() {	# bzImage initrd log append
 	local start=$SECONDS
@@ -183,15 +207,27 @@ else
 	bad "the self-test printed $(grep -cE "^boot: $rel klog: btf_tramp: [0-9]+ entries, " "$L") summary lines"
 fi
 grep -q "^boot: $rel ids ok" "$L" && ok "the .BTF_ids slots: ids ok" || bad "ids not ok"
-expect "tracing_multi attaches exactly the $nat entries marked attachable, tables on and off" \
-	'tramp attach: ' "tramp attach: [0-9]+ tried, $nat attached, 0 wrong"
+expect "tracing_multi attaches exactly the $nat entries marked attachable, tables on and off, with the same errno for the others" \
+	'tramp attach: ' "tramp attach: $nid tried, $nat attached, 0 wrong, 0 other errno"
 expect "the program runs over the whole table, tables off and on" 'tramp run: ' \
 	"program ran [1-9][0-9]* times \(tables off\), [1-9][0-9]* \(on\)"
 expect "bench" 'tramp bench: ' 'attach median off .* ratio'
 expect "bench, the checks alone" 'tramp bench checks' 'checks: .* ratio'
 
-boot "$tmp/bzImage.refused" "$tmp/initrd2.cpio" "$tmp/log2" "btf_tramp=0"
+grep -q '^boot: end' "$L" || bad "the first guest did not finish; log ends: $(tail -c 300 "$L" | tr '\n' ' ')"
+
+# the table is what the kernel reads: an entry altered to "not attachable"
+boot "$tmp/bzImage.entry" "$tmp/initrd2.cpio" "$tmp/log2" ""
 L=$tmp/log2
+pname=$(cut -d' ' -f2 "$tmp/probe.txt")
+expect "the altered table is still valid" 'klog: btf_tramp: [0-9]+ of [0-9]+ table' \
+	"btf_tramp: 1 of 1 table\\(s\\) valid, $n entries"
+expect "the kernel reads the table: $pname, altered to not attachable, is refused with the tables on and attaches with them off" \
+	'tramp probe: ' "tramp probe: $pname \\(id [0-9]+\\): tables off attached, on Unknown error 524"
+
+# a table of another .BTF, and btf_tramp=0
+boot "$tmp/bzImage.crc" "$tmp/initrd3.cpio" "$tmp/log3" "btf_tramp=0"
+L=$tmp/log3
 rf=$(grep -E "^boot: $rel klog: btf_tramp: table at" "$L")
 if [ "$(echo "$rf" | grep -c .)" = 1 ] && echo "$rf" | grep -q "crc32 differs" &&
    grep -qE "^boot: $rel klog: btf_tramp: 0 of 1 table\(s\) valid" "$L"; then
@@ -201,5 +237,7 @@ else
 fi
 grep -q "^boot: $rel tramp param: N at boot" "$L" && ok "btf_tramp=0 on the command line turns the tables off" ||
 	bad "btf_tramp=0: $(line 'tramp param')"
-grep -q '^boot: end' "$tmp/log1" || bad "the first guest did not finish; log ends: $(tail -c 300 "$tmp/log1" | tr '\n' ' ')"
+for l in "$tmp/log2" "$tmp/log3"; do
+	grep -q '^boot: end' "$l" || bad "guest $(basename "$l") did not finish; log ends: $(tail -c 300 "$l" | tr '\n' ' ')"
+done
 finish

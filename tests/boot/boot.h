@@ -54,8 +54,11 @@ int boot_models_read(const char *path, const struct btf *vmlinux, struct boot_mo
 /* @budget: seconds after which no more functions are tried (0: none) */
 void boot_models(const struct btf *vmlinux, const struct boot_model *m, int n, int budget);
 void boot_args(const struct boot_model *m, int n);
-/* The patched kernel's trampoline table, entries from @path; NULL: the
- * kernel's own lines and the switch only (tramp.c) */
-void boot_tramp(const char *path);
+/*
+ * The patched kernel's trampoline table (tramp.c): the entries of @path
+ * attached one by one and all at once, tables on and off; @probe: one
+ * altered entry; both NULL: the kernel's lines and the switch only.
+ */
+void boot_tramp(const char *path, const char *probe);
 
 #endif

@@ -180,9 +180,11 @@ int main(void)
 		finish();
 	}
 	boot_ids(vmlinux);
-	if (!access("/tramp.txt", R_OK) || !access("/tramp-klog", R_OK)) {
+	if (!access("/tramp.txt", R_OK) || !access("/tramp-probe", R_OK) ||
+	    !access("/tramp-klog", R_OK)) {
 		/* tests/boot-tramp.sh: the patched kernel */
-		boot_tramp(access("/tramp.txt", R_OK) ? NULL : "/tramp.txt");
+		boot_tramp(access("/tramp.txt", R_OK) ? NULL : "/tramp.txt",
+			   access("/tramp-probe", R_OK) ? NULL : "/tramp-probe");
 		say("guest seconds %.1f", now() - t0);
 		finish();
 	}

@@ -377,7 +377,43 @@ static void bench(int prog, int map, const struct tramp_entry *v, int n)
 	free(ids);
 }
 
-void boot_tramp(const char *path)
+/*
+ * /tramp-probe: "id name" of an entry the host altered to "not attachable"
+ * in a table that stays valid: the kernel must refuse it with the tables on
+ * (ENOTSUPP, the table's word) and attach it with them off (BTF's word).
+ */
+static void probe(const char *path)
+{
+	int map = map_create(), prog, fd, err[2], on;
+	static char log[1 << 12];
+	char name[128] = "?";
+	uint32_t id = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f || fscanf(f, "%u %127s", &id, name) != 2) {
+		say("tramp probe FAILED (%s unreadable)", path);
+		if (f)
+			fclose(f);
+		return;
+	}
+	fclose(f);
+	prog = map < 0 ? -1 : prog_load(map, log, sizeof(log));
+	for (on = 0; on < 2; on++) {
+		err[on] = prog < 0 || tables(on) ? EIO : 0;
+		fd = err[on] ? -1 : link_multi(prog, &id, 1);
+		err[on] = err[on] ?: fd < 0 ? -fd : 0;
+		if (fd >= 0)
+			close(fd);
+	}
+	say("tramp probe: %s (id %u): tables off %s, on %s", name, id,
+	    err[0] ? strerror(err[0]) : "attached", err[1] ? strerror(err[1]) : "attached");
+	if (prog >= 0)
+		close(prog);
+	if (map >= 0)
+		close(map);
+}
+
+void boot_tramp(const char *path, const char *probe_path)
 {
 	struct tramp_entry *v = NULL;
 	static char log[1 << 16];
@@ -395,8 +431,12 @@ void boot_tramp(const char *path)
 	}
 	fclose(f);
 	say("tramp param: %c at boot", state[0]);
-	if (!path)	/* the refusal boot: the kernel's lines and the switch only */
+	if (probe_path)
+		probe(probe_path);
+	if (!path) {	/* the altered images: the kernel's lines, the switch, the probe */
+		tables(state[0] == 'Y');
 		return;
+	}
 	n = read_entries(path, &v);
 	map = map_create();
 	prog = map < 0 ? -1 : prog_load(map, log, sizeof(log));
