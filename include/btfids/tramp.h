@@ -6,9 +6,12 @@
  *
  * A trampoline set names functions; btfids computes each one's function
  * model (the kernel's struct btf_func_model, kernel/bpf/btf.c
- * btf_distill_func_proto(), v6.18 rules) and where the target's trampoline
- * reads each argument, and writes the table in place while it resolves
- * .BTF_ids. Declaring a set (see BTF_TRAMP_SET_START below):
+ * btf_distill_func_proto(), by the rules of the release the ELF says it is,
+ * else v6.18's; fmodel.h) and where the target's trampoline reads each
+ * argument, and writes the table while it resolves .BTF_ids (in place; in
+ * the 7.x flow into <elf>.BTF_tramp, which --patch_btfids copies in). The
+ * patched 7.3 kernel of kernel/7.3 reads this format (its
+ * include/linux/btf_tramp.h). Declaring a set (see BTF_TRAMP_SET_START below):
  *
  *   BTF_TRAMP_SET_START(my_set)
  *   BTF_TRAMP_ID(func, vfs_read, my_set)
