@@ -59,6 +59,7 @@ void boot_args(const struct boot_model *m, int n);
  * attached one by one and all at once, tables on and off; @probe: one
  * altered entry; both NULL: the kernel's lines and the switch only.
  */
-void boot_tramp(const char *path, const char *probe);
+void boot_tramp(const char *path, const char *probe) __attribute__((weak));	/* in tramp.c,
+	linked by tests/boot-tramp.sh only: it needs a 7.2+ UAPI header */
 
 #endif

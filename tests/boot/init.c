@@ -180,8 +180,8 @@ int main(void)
 		finish();
 	}
 	boot_ids(vmlinux);
-	if (!access("/tramp.txt", R_OK) || !access("/tramp-probe", R_OK) ||
-	    !access("/tramp-klog", R_OK)) {
+	if (boot_tramp && (!access("/tramp.txt", R_OK) || !access("/tramp-probe", R_OK) ||
+			   !access("/tramp-klog", R_OK))) {
 		/* tests/boot-tramp.sh: the patched kernel */
 		boot_tramp(access("/tramp.txt", R_OK) ? NULL : "/tramp.txt",
 			   access("/tramp-probe", R_OK) ? NULL : "/tramp-probe");
