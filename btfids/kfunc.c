@@ -300,7 +300,8 @@ static int collect_73(struct kfunc_ctx *c)
 				return err;
 		}
 	}
-	qsort(c->kfuncs, c->nr_kfuncs, sizeof(*c->kfuncs), cmp_kfunc_id);
+	if (c->nr_kfuncs)	/* qsort() takes no NULL array, even empty */
+		qsort(c->kfuncs, c->nr_kfuncs, sizeof(*c->kfuncs), cmp_kfunc_id);
 	return 0;
 }
 
