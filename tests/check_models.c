@@ -1076,10 +1076,20 @@ END_TEST
  * args and structs as one run of 8-byte slots (a0..a7, then the stack);
  * the v6.18 rule (no release known) refuses more than 8 args and structs.
  */
+/* The reason @arch's trampoline gives FUNC @id by the rules of @kernel; *m filled. */
+static int reason_on(const char *arch, unsigned int kernel, int id, struct btfids_fmodel *m)
+{
+	struct btfids_target_arch a;
+
+	btfids_arch_from_name(arch, &a);
+	a.kernel = kernel;
+	ck_assert_int_eq(btfids_fmodel_compute(btf, id, &a, m), 0);
+	return m->reason;
+}
+
 START_TEST(t_arch_versions)
 {
 	int p10[10], f10, fs, i;
-	struct btfids_target_arch a;
 	struct btfids_fmodel m;
 	char loc[BTFIDS_FMODEL_LOC_LEN];
 
@@ -1087,36 +1097,22 @@ START_TEST(t_arch_versions)
 		p10[i] = t_long;
 	f10 = add_func("fx_ten", t_int, 10, p10);
 	fs = add_func("fx_struct", t_int, 1, (int[]){ t_s16 });
-	btfids_arch_from_name("loongarch64", &a);
-	ck_assert_int_eq(btfids_fmodel_compute(btf, f10, &a, &m), 0);
-	ck_assert_int_eq(m.reason, BTF_TRAMP_ARCH_TOO_MANY_ARGS);
-	ck_assert_int_eq(btfids_fmodel_compute(btf, fs, &a, &m), 0);
-	ck_assert_int_eq(m.reason, BTF_TRAMP_STRUCT_ARG);
-	a.kernel = BTFIDS_KERNEL(7, 3);
-	ck_assert_int_eq(btfids_fmodel_compute(btf, f10, &a, &m), 0);
-	ck_assert_int_eq(m.reason, BTF_TRAMP_OK);
+	ck_assert_int_eq(reason_on("loongarch64", 0, f10, &m), BTF_TRAMP_ARCH_TOO_MANY_ARGS);
+	ck_assert_int_eq(reason_on("loongarch64", 0, fs, &m), BTF_TRAMP_STRUCT_ARG);
+	ck_assert_int_eq(reason_on("loongarch64", BTFIDS_KERNEL(7, 3), f10, &m), BTF_TRAMP_OK);
 	btfids_fmodel_loc_str(&m, 7, loc, sizeof(loc));
 	ck_assert_str_eq(loc, "r:7");
 	btfids_fmodel_loc_str(&m, 9, loc, sizeof(loc));
 	ck_assert_str_eq(loc, "s:1");
-	ck_assert_int_eq(btfids_fmodel_compute(btf, fs, &a, &m), 0);
-	ck_assert_int_eq(m.reason, BTF_TRAMP_OK);
+	ck_assert_int_eq(reason_on("loongarch64", BTFIDS_KERNEL(7, 3), fs, &m), BTF_TRAMP_OK);
 	btfids_fmodel_loc_str(&m, 0, loc, sizeof(loc));
 	ck_assert_str_eq(loc, "r:0+r:1");
-	a.kernel = BTFIDS_KERNEL(6, 12);
-	ck_assert_int_eq(btfids_fmodel_compute(btf, fs, &a, &m), 0);
-	ck_assert_int_eq(m.reason, BTF_TRAMP_NO_TRAMPOLINE);
-	btfids_arch_from_name("powerpc64", &a);
-	a.kernel = BTFIDS_KERNEL(6, 12);
-	ck_assert_int_eq(btfids_fmodel_compute(btf, fs, &a, &m), 0);
-	ck_assert_int_eq(m.reason, BTF_TRAMP_NO_TRAMPOLINE);
-	a.kernel = BTFIDS_KERNEL(7, 3);
-	ck_assert_int_eq(btfids_fmodel_compute(btf, fs, &a, &m), 0);
-	ck_assert_int_eq(m.reason, BTF_TRAMP_OK);
-	btfids_arch_from_name("x86_64", &a);
-	a.kernel = BTFIDS_KERNEL(6, 12);
-	ck_assert_int_eq(btfids_fmodel_compute(btf, f10, &a, &m), 0);
-	ck_assert_int_eq(m.reason, BTF_TRAMP_OK);
+	ck_assert_int_eq(reason_on("loongarch64", BTFIDS_KERNEL(6, 12), fs, &m),
+			 BTF_TRAMP_NO_TRAMPOLINE);
+	ck_assert_int_eq(reason_on("powerpc64", BTFIDS_KERNEL(6, 12), fs, &m),
+			 BTF_TRAMP_NO_TRAMPOLINE);
+	ck_assert_int_eq(reason_on("powerpc64", BTFIDS_KERNEL(7, 3), fs, &m), BTF_TRAMP_OK);
+	ck_assert_int_eq(reason_on("x86_64", BTFIDS_KERNEL(6, 12), f10, &m), BTF_TRAMP_OK);
 }
 END_TEST
 
