@@ -61,5 +61,7 @@ void boot_args(const struct boot_model *m, int n);
  */
 void boot_tramp(const char *path, const char *probe) __attribute__((weak));	/* in tramp.c,
 	linked by tests/boot-tramp.sh only: it needs a 7.2+ UAPI header */
+/* Shared trampoline images (share.c, tests/boot-share.sh): @path lists the functions */
+void boot_share(const char *path) __attribute__((weak));
 
 #endif

@@ -180,6 +180,14 @@ int main(void)
 		finish();
 	}
 	boot_ids(vmlinux);
+	if (boot_share && !access("/funcs.txt", R_OK)) {
+		/* tests/boot-share.sh: shared trampoline images */
+		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+		mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL);
+		boot_share("/funcs.txt");
+		say("guest seconds %.1f", now() - t0);
+		finish();
+	}
 	if (boot_tramp && (!access("/tramp.txt", R_OK) || !access("/tramp-probe", R_OK) ||
 			   !access("/tramp-klog", R_OK))) {
 		/* tests/boot-tramp.sh: the patched kernel */
