@@ -306,19 +306,14 @@ static int check_metas(const struct btf *btf, __u32 start, char *why, size_t len
 }
 
 /*
- * What the kernel resolves a type through (btf_resolve()): by value, the
- * members of a STRUCT/UNION, the element and index of an ARRAY, the type
- * of a modifier, VAR or DECL_TAG, the VARs of a DATASEC; a pointer ends
- * such a walk (RESOLVE_STRUCT_OR_ARRAY). From a PTR the walk goes on only
- * through modifiers and pointers (RESOLVE_PTR).
- * The type @t refers to in its @i-th edge: false past the last one.
+ * What the kernel resolves a type through by value (btf_resolve() in
+ * RESOLVE_STRUCT_OR_ARRAY): the members of a STRUCT/UNION, the element and
+ * index of an ARRAY, the type of a modifier, VAR or DECL_TAG, the VARs of
+ * a DATASEC; a pointer ends such a walk. The type @t refers to in its
+ * @i-th edge: false past the last one.
  */
-static bool edge(const struct btf_type *t, bool ptrs, __u32 i, __u32 *to)
+static bool edge(const struct btf_type *t, __u32 i, __u32 *to)
 {
-	if (ptrs) {
-		*to = t->type;
-		return i == 0 && (btf_is_ptr(t) || is_modifier(t));
-	}
 	switch (btf_kind(t)) {
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:
@@ -345,40 +340,72 @@ static bool edge(const struct btf_type *t, bool ptrs, __u32 i, __u32 *to)
 }
 
 struct frame {
-	__u32 id, next;		/* the type, the index of its next edge */
+	const struct btf_type *t;
+	__u32 id, next;		/* its ID, the index of its next edge */
 };
 
 enum { WHITE, GREY, BLACK };
 
 /*
- * btf_resolve()'s "Loop detected": a walk (see edge()) that comes back to
- * a type it has not finished. Depth first, each type once: *loop is the
- * first type found on a loop.
+ * btf_resolve()'s "Loop detected" by value: a walk (see edge()) that comes
+ * back to a type it has not finished. Depth first, each type once; the
+ * types without edges are done before the walks start, in one sequential
+ * read of the types. *loop is the first type found on a loop.
  */
-static bool find_loop(const struct btf *btf, __u32 start, bool ptrs, unsigned char *state,
-		      struct frame *stack, __u32 *loop)
+static bool find_value_loop(const struct btf *btf, __u32 start, unsigned char *state,
+			    struct frame *stack, __u32 *loop)
 {
-	__u32 n = btf__type_cnt(btf), root, sp, to;
+	__u32 n = btf__type_cnt(btf), id, sp, to;
 
-	memset(state, WHITE, n - start);
-	for (root = start; root < n; root++) {
-		if (state[root - start] != WHITE)
+	for (id = start; id < n; id++)
+		state[id - start] = edge(btf__type_by_id(btf, id), 0, &to) ? WHITE : BLACK;
+	for (id = start; id < n; id++) {
+		if (state[id - start] != WHITE)
 			continue;
-		state[root - start] = GREY;
-		stack[0] = (struct frame){ root, 0 };
+		state[id - start] = GREY;
+		stack[0] = (struct frame){ btf__type_by_id(btf, id), id, 0 };
 		for (sp = 1; sp;) {
 			struct frame *f = &stack[sp - 1];
 
-			if (!edge(btf__type_by_id(btf, f->id), ptrs, f->next++, &to)) {
+			if (!edge(f->t, f->next++, &to)) {
 				state[f->id - start] = BLACK;
 				sp--;
-			} else if (to >= start && to < n && state[to - start] == GREY) {
+			} else if (to < start || to >= n || state[to - start] == BLACK) {
+				continue;
+			} else if (state[to - start] == GREY) {
 				*loop = to;
 				return true;
-			} else if (to >= start && to < n && state[to - start] == WHITE) {
+			} else {
 				state[to - start] = GREY;
-				stack[sp++] = (struct frame){ to, 0 };
+				stack[sp++] = (struct frame){ btf__type_by_id(btf, to), to, 0 };
 			}
+		}
+	}
+	return false;
+}
+
+/*
+ * btf_resolve()'s "Loop detected" from a pointer (RESOLVE_PTR): the walk
+ * goes on through pointers and modifiers, which refer to one type each, so
+ * it is a chain; it loops when it comes back to a type of its own.
+ * walk[]: the walk (its first ID + 1) that reached each type, 0: none.
+ */
+static bool find_ptr_loop(const struct btf *btf, __u32 start, __u32 *walk, __u32 *loop)
+{
+	__u32 n = btf__type_cnt(btf), id, cur;
+	const struct btf_type *t;
+
+	memset(walk, 0, (n - start) * sizeof(*walk));
+	for (id = start; id < n; id++) {
+		for (cur = id; cur >= start && cur < n && !walk[cur - start]; cur = t->type) {
+			t = btf__type_by_id(btf, cur);
+			if (!btf_is_ptr(t) && !is_modifier(t))
+				break;
+			walk[cur - start] = id + 1;
+		}
+		if (cur >= start && cur < n && walk[cur - start] == id + 1) {
+			*loop = cur;
+			return true;
 		}
 	}
 	return false;
@@ -390,14 +417,16 @@ static int check_loops(const struct btf *btf, __u32 start, char *why, size_t len
 	__u32 n = btf__type_cnt(btf) - start, loop;
 	unsigned char *state = malloc(n ? n : 1);
 	struct frame *stack = calloc(n ? n : 1, sizeof(*stack));
-	int err = state && stack ? 0 : -ENOMEM;
+	__u32 *walk = calloc(n ? n : 1, sizeof(*walk));
+	int err = state && stack && walk ? 0 : -ENOMEM;
 
-	if (!err && find_loop(btf, start, false, state, stack, &loop))
+	if (!err && find_value_loop(btf, start, state, stack, &loop))
 		err = refuse_type(why, len, btf, loop, "contains itself by value (kernel: Loop detected)");
-	else if (!err && find_loop(btf, start, true, state, stack, &loop))
+	else if (!err && find_ptr_loop(btf, start, walk, &loop))
 		err = refuse_type(why, len, btf, loop, "is a chain of pointers and modifiers that leads back to itself (kernel: Loop detected)");
 	free(state);
 	free(stack);
+	free(walk);
 	return err;
 }
 
