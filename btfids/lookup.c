@@ -124,8 +124,7 @@ static int verify_bytes(const struct btfids_btf_bytes *b, const char *path,
 	return err;
 }
 
-/* The kernel's type checks (verify.h) on @btf, read from @path; freed if it fails. */
-static int verify_types(struct btf *btf, const char *path, struct btfids_report *r)
+int btfids_btf_check_types(const struct btf *btf, const char *path, struct btfids_report *r)
 {
 	char why[256];
 	int err = btfids_btf_verify_types(btf, why, sizeof(why));
@@ -134,8 +133,6 @@ static int verify_types(struct btf *btf, const char *path, struct btfids_report 
 		btfids_err(r, path, "out of memory");
 	else if (err)
 		btfids_err(r, path, "%s", why);
-	if (err)
-		btf__free(btf);
 	return err;
 }
 
@@ -282,8 +279,6 @@ int btfids_btf_load_base(const char *path, struct btf **out, struct btfids_repor
 	else
 		err = load_raw(path, "base BTF", NULL, false, "", &btf, r);
 	if (!err)
-		err = verify_types(btf, path, r);
-	if (!err)
 		*out = btf;
 	return err;
 }
@@ -421,11 +416,6 @@ static int own_base(struct btfids_elf *e, struct btf **base, struct btfids_repor
 			parse_failed(e->path, "BTF from .BTF.base", err, why, "", r);
 			return err;
 		}
-		err = verify_types(e->distilled_base, e->path, r);
-		if (err) {
-			e->distilled_base = NULL;
-			return err;
-		}
 	}
 	btfids_dbg(r, 1, "%s: split BTF on its own .BTF.base (distilled base)%s\n",
 		   e->path, *base ? "; -b ignored" : "");
@@ -522,8 +512,6 @@ int btfids_btf_load(struct btfids_elf *e, const char *btf_path,
 		return -ENODATA;
 	}
 	err = parse_btf(e, btf_path, base, &btf, r);
-	if (!err)
-		err = verify_types(btf, from, r);
 	if (err)
 		return err;
 	base = (struct btf *)btf__base_btf(btf);

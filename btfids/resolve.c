@@ -39,6 +39,7 @@ struct resolve_opts {
 	bool batch;			/* several objects on one base */
 	struct btf *base;		/* parsed once for all objects */
 	int base_err;			/* why it could not be, then */
+	int base_verified;		/* 7.x: 1 its types pass the kernel's checks, < 0 not */
 	struct btfids_btf_index *base_index;	/* its names, when several objects share it */
 	struct btfids_report rep;
 };
@@ -141,12 +142,35 @@ static int classify(struct resolve_opts *o, struct run *u)
 	return 0;
 }
 
+/*
+ * 7.x: the BTF to be rewritten and written, and its base, pass the
+ * kernel's type checks (verify.h), each named by its file; -b's once.
+ */
+static int check_types(struct resolve_opts *o, struct run *u)
+{
+	const struct btf *base = btf__base_btf(u->btf);
+	const char *from = o->btf_path ? o->btf_path : u->e.path;
+	int err = 0;
+
+	if (base && base == o->base) {
+		if (!o->base_verified)
+			o->base_verified = btfids_btf_check_types(base, o->base_path, &o->rep) ?: 1;
+		err = o->base_verified < 0 ? o->base_verified : 0;
+	} else if (base) {	/* a distilled .BTF.base */
+		err = btfids_btf_check_types(base, from, &o->rep);
+	}
+	return err ? err : btfids_btf_check_types(u->btf, from, &o->rep);
+}
+
 /* 7.x: the kfunc rewrite, then dedup, distill and sort (kfunc.h, finalize.h) */
 static int rewrite_btf(struct resolve_opts *o, struct run *u)
 {
 	struct btfids_final f;
 	int added, err;
 
+	err = check_types(o, u);
+	if (err)
+		return err;
 	added = btfids_kfuncs_rewrite(u->btf, &u->e, &u->s, u->flow, &o->rep);
 	if (added < 0)
 		return added;

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * verify.h - the kernel's own checks of the BTF it loads, made on every BTF
+ * verify.h - the kernel's own checks of the BTF it loads, so that BTF the
+ * kernel would refuse is refused here, with the kernel's reason, before
+ * anything is built on it or written: the header checks on every BTF
  * btfids reads (an ELF's .BTF and .BTF.base, a --btf or -b file, raw or
- * ELF), so that BTF the kernel would refuse is refused here, with the
- * kernel's reason, before anything is built on it or written.
+ * ELF: lookup.c), the type checks on the BTF the 7.x flow rewrites and
+ * writes, and its base (resolve.c).
  *
  * Source: kernel/bpf/btf.c of Linux 7.3. At boot, btf_parse_base()
  * (vmlinux, a distilled .BTF.base) and btf_parse_module() run
