@@ -144,8 +144,12 @@ static int classify(struct resolve_opts *o, struct run *u)
 }
 
 /*
- * 7.x: the BTF to be rewritten and written, and its base, pass the
- * kernel's type checks (verify.h), each named by its file; -b's once.
+ * 7.x: the BTF to be rewritten and written passes the kernel's type checks
+ * (verify.h), named by its file; so does its base where types of it are
+ * written: a distilled base (a module's own .BTF.base, --distill_base).
+ * -b's is checked once, and only with --distill_base: it is a vmlinux's
+ * BTF, which a module's run reads but does not write, and kbuild runs one
+ * process per module (2 ms each for the types of a vmlinux).
  */
 static int check_types(struct resolve_opts *o, struct run *u)
 {
@@ -154,7 +158,7 @@ static int check_types(struct resolve_opts *o, struct run *u)
 	int err = 0;
 
 	if (base && base == o->base) {
-		if (!o->base_verified)
+		if (o->distill_base && !o->base_verified)
 			o->base_verified = btfids_btf_check_types(base, o->base_path, &o->rep) ?: 1;
 		err = o->base_verified < 0 ? o->base_verified : 0;
 	} else if (base) {	/* a distilled .BTF.base */
