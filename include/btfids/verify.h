@@ -5,7 +5,7 @@
  * anything is built on it or written: the header checks on every BTF
  * btfids reads (an ELF's .BTF and .BTF.base, a --btf or -b file, raw or
  * ELF: lookup.c), the type checks on the BTF the 7.x flow rewrites and
- * writes, and its base (resolve.c).
+ * writes, and on a distilled base it writes (resolve.c).
  *
  * Source: kernel/bpf/btf.c of Linux 7.3. At boot, btf_parse_base()
  * (vmlinux, a distilled .BTF.base) and btf_parse_module() run
