@@ -36,7 +36,10 @@ struct resolve_opts {
 	const char *kernel;		/* --kernel RELEASE: overrides the ELF's own */
 	bool fatal_warnings;
 	bool distill_base;		/* --distill_base (7.x) */
+	bool batch;			/* several objects on one base */
 	struct btf *base;		/* parsed once for all objects */
+	int base_err;			/* why it could not be, then */
+	int base_verified;		/* 7.x: 1 its types pass the kernel's checks, < 0 not */
 	struct btfids_btf_index *base_index;	/* its names, when several objects share it */
 	struct btfids_report rep;
 };
@@ -58,7 +61,8 @@ static void usage(FILE *f)
 		"rewrites and sorts the BTF and writes ELF.BTF_ids, ELF.BTF (and with\n"
 		"--distill_base ELF.BTF.base), leaving ELF as it is. The kernel release is\n"
 		"read from the ELF (linux_banner in vmlinux, vermagic= in a module's\n"
-		".modinfo); an ELF without one is taken as 6.x unless --kernel says.\n"
+		".modinfo); an ELF without one is taken as 6.x unless --kernel says, one\n"
+		"that does not parse is an error unless --kernel says.\n"
 		"-v prints how each ELF was classified.\n\n"
 		"  -v, --verbose          more output (repeat for more)\n"
 		"      --btf FILE         read BTF from FILE (raw or ELF), not the ELF's .BTF\n"
@@ -104,6 +108,7 @@ static void summary(struct resolve_opts *o, const struct btfids_elf *e,
 struct run {
 	struct btfids_elf e;
 	struct btfids_release rel;
+	bool classified;		/* flow is known */
 	enum btfids_flow flow;
 	struct btfids_syms s;
 	struct btf *btf;		/* the BTF the IDs come from (final, in 7.x) */
@@ -112,22 +117,54 @@ struct run {
 	unsigned char *ids;		/* the new .BTF_ids; NULL: none to write */
 };
 
-/* Which kernel built @path: --kernel, else its linux_banner or vermagic. */
-static void classify(struct resolve_opts *o, struct run *u)
+/*
+ * Which kernel built @path: --kernel, else its linux_banner or vermagic.
+ * One that is there but does not parse leaves the flow unknown: an error,
+ * since a wrong guess patches a 7.x object in place or a 6.x one not at all.
+ */
+static int classify(struct resolve_opts *o, struct run *u)
 {
 	if (o->kernel) {
 		btfids_release_parse(o->kernel, &u->rel);	/* checked with the options */
 		u->rel.from = "--kernel";
-	} else {
-		btfids_release_read(&u->e, &u->rel);
+	} else if (btfids_release_read(&u->e, &u->rel) == -EBADMSG) {
+		btfids_err(&o->rep, u->e.path, "%s \"%s\" does not name a kernel release (MAJOR.MINOR, each 0 to 999): 6.x or 7.x flow unknown (--kernel RELEASE to say)",
+			   u->rel.bad, u->rel.text);
+		return -EBADMSG;
 	}
 	u->flow = btfids_release_flow(&u->rel);
+	u->classified = true;
 	if (u->rel.from)
 		btfids_dbg(&o->rep, 1, "%s: Linux %s (from %s): %s\n", u->e.path, u->rel.text,
 			   u->rel.from, btfids_flow_str(u->flow));
 	else
 		btfids_dbg(&o->rep, 1, "%s: no kernel release found (no linux_banner, no vermagic): %s (--kernel to choose)\n",
 			   u->e.path, btfids_flow_str(u->flow));
+	return 0;
+}
+
+/*
+ * 7.x: the BTF to be rewritten and written passes the kernel's type checks
+ * (verify.h), named by its file; so does its base where types of it are
+ * written: a distilled base (a module's own .BTF.base, --distill_base).
+ * -b's is checked once, and only with --distill_base: it is a vmlinux's
+ * BTF, which a module's run reads but does not write, and kbuild runs one
+ * process per module (2 ms each for the types of a vmlinux).
+ */
+static int check_types(struct resolve_opts *o, struct run *u)
+{
+	const struct btf *base = btf__base_btf(u->btf);
+	const char *from = o->btf_path ? o->btf_path : u->e.path;
+	int err = 0;
+
+	if (base && base == o->base) {
+		if (o->distill_base && !o->base_verified)
+			o->base_verified = btfids_btf_check_types(base, o->base_path, &o->rep) ?: 1;
+		err = o->base_verified < 0 ? o->base_verified : 0;
+	} else if (base) {	/* a distilled .BTF.base */
+		err = btfids_btf_check_types(base, from, &o->rep);
+	}
+	return err ? err : btfids_btf_check_types(u->btf, from, &o->rep);
 }
 
 /* 7.x: the kfunc rewrite, then dedup, distill and sort (kfunc.h, finalize.h) */
@@ -136,6 +173,9 @@ static int rewrite_btf(struct resolve_opts *o, struct run *u)
 	struct btfids_final f;
 	int added, err;
 
+	err = check_types(o, u);
+	if (err)
+		return err;
 	added = btfids_kfuncs_rewrite(u->btf, &u->e, &u->s, u->flow, &o->rep);
 	if (added < 0)
 		return added;
@@ -253,26 +293,47 @@ static int open_elf(struct resolve_opts *o, struct run *u, const char *path)
 {
 	int err = btfids_elf_open(&u->e, path, false, &o->rep);
 
-	if (err)
+	if (!err)
+		err = classify(o, u);
+	if (err || u->flow != BTFIDS_FLOW_6X || o->output)
 		return err;
-	classify(o, u);
-	if (u->flow != BTFIDS_FLOW_6X || o->output)
-		return 0;
 	btfids_elf_close(&u->e);
 	return btfids_elf_open(&u->e, path, true, &o->rep);
 }
 
 /*
- * A run that fails before the ELF could be read: when --kernel says 7.x,
- * outputs of an earlier run would be stale (README, "The 7.x flow").
+ * -b, parsed once, for the first object that needs it: after that object
+ * is open and classified, so that its failure is that object's (a 7.x
+ * run's stale outputs removed). A batch indexes its names.
  */
-static void forget_outputs(struct resolve_opts *o, const char *path)
+static int load_base(struct resolve_opts *o)
+{
+	if (!o->base_path || o->base || o->base_err)
+		return o->base_err;
+	o->base_err = btfids_btf_load_base(o->base_path, &o->base, &o->rep);
+	if (!o->base_err && o->batch && btfids_btf_index_new(o->base, &o->base_index)) {
+		btfids_err(&o->rep, o->base_path, "cannot index base BTF (malformed, or out of memory)");
+		o->base_err = -ENOMEM;
+	}
+	return o->base_err;
+}
+
+/*
+ * A failed run: outputs of an earlier 7.x run would be stale (kbuild links
+ * or patches in whatever <ELF>.BTF* it finds; README, "The 7.x flow"). They
+ * go unless the run is known to be 6.x: by the ELF's release, or, when the
+ * ELF could not be read or classified, by --kernel.
+ */
+static void forget_outputs(struct resolve_opts *o, const struct run *u, const char *path)
 {
 	struct btfids_release rel;
 
-	if (o->kernel && !btfids_release_parse(o->kernel, &rel) &&
-	    (rel.from = "--kernel", btfids_release_flow(&rel) != BTFIDS_FLOW_6X))
-		btfids_write_remove_raw(o->output ? o->output : path, &o->rep);
+	if (u->classified && u->flow == BTFIDS_FLOW_6X)
+		return;
+	if (!u->classified && o->kernel && !btfids_release_parse(o->kernel, &rel) &&
+	    (rel.from = "--kernel", btfids_release_flow(&rel) == BTFIDS_FLOW_6X))
+		return;
+	btfids_write_remove_raw(o->output ? o->output : path, &o->rep);
 }
 
 static int resolve_one(struct resolve_opts *o, const char *path)
@@ -282,8 +343,11 @@ static int resolve_one(struct resolve_opts *o, const char *path)
 	int err;
 
 	err = open_elf(o, &u, path);
+	if (!err)
+		err = load_base(o);
 	if (err) {
-		forget_outputs(o, path);
+		forget_outputs(o, &u, path);
+		run_free(&u);
 		return err;
 	}
 	dest = u.flow != BTFIDS_FLOW_6X ? BTFIDS_DEST_RAW :
@@ -303,8 +367,8 @@ static int resolve_one(struct resolve_opts *o, const char *path)
 		err = btfids_write_result(&u.e, dest, o->output, &(struct btfids_result){
 			.ids = u.ids, .tramp = &u.t, .btf = u.btf, .base = u.base,
 		}, &o->rep);
-	} else if (dest == BTFIDS_DEST_RAW) {
-		btfids_write_remove_raw(o->output ? o->output : path, &o->rep);
+	} else {
+		forget_outputs(o, &u, path);
 	}
 out:
 	run_free(&u);
@@ -523,17 +587,8 @@ int do_resolve(int argc, char **argv)
 		return patch_blob(&o, argv[first]) ? BTFIDS_EXIT_FAIL : BTFIDS_EXIT_OK;
 	if (o.output && check_output(o.output, &o.rep))	/* before any work */
 		return BTFIDS_EXIT_FAIL;
-	if (o.base_path && btfids_btf_load_base(o.base_path, &o.base, &o.rep)) {
-		for (i = first; i < argc; i++)
-			forget_outputs(&o, argv[i]);
-		return BTFIDS_EXIT_FAIL;
-	}
 	/* a batch looks the base's names up in an index instead of walking it each time */
-	if (o.base && argc - first > 1 && btfids_btf_index_new(o.base, &o.base_index)) {
-		btfids_err(&o.rep, o.base_path, "cannot index base BTF (malformed, or out of memory)");
-		btf__free(o.base);
-		return BTFIDS_EXIT_FAIL;
-	}
+	o.batch = argc - first > 1;
 	for (i = first; i < argc; i++)
 		failed |= resolve_one(&o, argv[i]) != 0;
 	btfids_btf_index_free(o.base_index);

@@ -9,9 +9,12 @@
 #   - --fatal_warnings fails (255) and writes nothing (the kernel tool's
 #     flag does nothing);
 #   - the input ELF is opened read-only and stays as it was;
-#   - a failed run leaves no <ELF>.BTF* file, stale ones included, and a
-#     run that makes no .BTF_ids removes a stale one;
-#   - classification: the fixtures' linux_banner and vermagic say 7.3;
+#   - a failed run leaves no <ELF>.BTF* file, stale ones included (also
+#     when -b fails before the module is read: kbuild passes no --kernel),
+#     and a run that makes no .BTF_ids removes a stale one;
+#   - classification: the fixtures' linux_banner and vermagic say 7.3; one
+#     that does not parse ("Linux version 1000.1", "vermagic=7.") fails
+#     unless --kernel says;
 #   - the kfunc rewrite of every target's image7, checked rule by rule by
 #     tests/btf7_check.py (its own BTF reader): _impl FUNCs with every decl
 #     tag, shortened protos with their param names, 7.3's tags and arena
@@ -97,19 +100,39 @@ if [ $rc = 255 ] && [ -z "$(outputs "$tmp/c")" ] && grep -q '^FAILED.*inconsiste
 else
 	bad "a failed run: exit $rc, files left: $(outputs "$tmp/c")"
 fi
-for why in "a base that cannot be read" "a truncated ELF"; do
+# (a truncated ELF cannot say which kernel built it: without --kernel too)
+for c in "--kernel 7.3|a base that cannot be read" "--kernel 7.3|a truncated ELF" "|a truncated ELF"; do
+	IFS='|' read -r kernel why <<< "$c"
 	cp "$H/image7.nobtf" "$tmp/e"
 	"$B" --btf "$H/image7.btf" "$tmp/e" 2>/dev/null	# outputs of an earlier run
+	# shellcheck disable=SC2086 # $kernel: none or two words
 	if [ "$why" = "a base that cannot be read" ]; then
-		"$B" --kernel 7.3 -b /nonexistent --btf "$H/image7.btf" "$tmp/e" 2>/dev/null; rc=$?
+		"$B" $kernel -b /nonexistent --btf "$H/image7.btf" "$tmp/e" 2>/dev/null; rc=$?
 	else
 		head -c 100 "$H/image7.nobtf" > "$tmp/e"
-		"$B" --kernel 7.3 --btf "$H/image7.btf" "$tmp/e" 2>/dev/null; rc=$?
+		"$B" $kernel --btf "$H/image7.btf" "$tmp/e" 2>/dev/null; rc=$?
 	fi
 	if [ $rc = 255 ] && [ -z "$(outputs "$tmp/e")" ]; then
-		ok "--kernel 7.3 and $why: exit 255, an earlier run's outputs removed"
+		ok "${kernel:-no --kernel}, $why: exit 255, an earlier run's outputs removed"
 	else
-		bad "--kernel 7.3 and $why: exit $rc, files left: $(outputs "$tmp/e")"
+		bad "${kernel:-no --kernel}, $why: exit $rc, files left: $(outputs "$tmp/e")"
+	fi
+done
+# kbuild's module step (scripts/gen-btf.sh) passes -b and --btf, no --kernel:
+# the module says 7.3, so a base that cannot be read, or that the kernel
+# would refuse (header version 0xff), leaves none of an earlier run's outputs
+python3 -c 'import sys; d = bytearray(open(sys.argv[1], "rb").read()); d[2] = 0xff; open(sys.argv[2], "wb").write(d)' \
+	"$H/image7.btf" "$tmp/v255.btf"
+for base in /nonexistent "$tmp/v255.btf"; do
+	cp "$H/module7.nobtf.o" "$tmp/m.o"
+	"$B" -b "$H/image7" --btf "$H/module7.tags.btf" "$tmp/m.o" 2>/dev/null	# an earlier run
+	before=$(outputs "$tmp/m.o") sum=$(sha256sum < "$tmp/m.o")
+	"$B" -b "$base" --btf "$H/module7.tags.btf" "$tmp/m.o" 2>"$tmp/err"; rc=$?
+	if [ $rc = 255 ] && [ -n "$before" ] && [ -z "$(outputs "$tmp/m.o")" ] &&
+	   [ "$sum" = "$(sha256sum < "$tmp/m.o")" ] && grep -q "^FAILED $base: " "$tmp/err"; then
+		ok "a module, -b $(basename "$base") (no --kernel): exit 255, the base named, an earlier run's outputs removed, the module unchanged"
+	else
+		bad "a module, -b $base: exit $rc, files before: $before, left: $(outputs "$tmp/m.o") ($(head -1 "$tmp/err"))"
 	fi
 done
 cp "$H/funcs.o" "$tmp/f.o"
@@ -132,6 +155,38 @@ if grep -q 'Linux 7.3.0-fx7 (from linux_banner): 7.x flow, 7.3' "$tmp/err" &&
 else
 	bad "classification: $(grep -E 'flow' "$tmp/err" | tr '\n' '|')"
 fi
+
+# a linux_banner or vermagic= that is there but does not parse: the flow is
+# unknown, so the run fails naming the string (it used to be "no release",
+# the 6.x flow, and the 7.3 image was patched in place); --kernel says
+rewrite() {	# FILE OLD NEW: the first OLD in FILE becomes NEW, padded with spaces
+	python3 - "$@" <<'PY'
+import sys
+p, old, new = sys.argv[1], sys.argv[2].encode(), sys.argv[3].encode()
+d = open(p, 'rb').read()
+i = d.index(old)
+open(p, 'wb').write(d[:i] + new.ljust(len(old)) + d[i + len(old):])
+PY
+}
+for c in "image7.nobtf|Linux version 7.3.0-fx7|Linux version 1000.1|image7.tags.btf" \
+	 "image7.nobtf|Linux version 7.3.0-fx7|Linux version 7.-3|image7.tags.btf" \
+	 "module7.nobtf.o|vermagic=7.3.0-fx7|vermagic=7.|module7.tags.btf"; do
+	IFS='|' read -r elf old new btf <<< "$c"
+	base=() && [ "${elf%.o}" != "$elf" ] && base=(-b "$H/image7")
+	cp "$H/$elf" "$tmp/rel" && rewrite "$tmp/rel" "$old" "$new"
+	rm -f "$tmp/rel".BTF* && echo stale > "$tmp/rel.BTF"
+	sum=$(sha256sum < "$tmp/rel")
+	"$B" "${base[@]}" --btf "$H/$btf" "$tmp/rel" 2>"$tmp/err"; rc=$?
+	"$B" "${base[@]}" --kernel 7.3 --btf "$H/$btf" -o "$tmp/rel.k" "$tmp/rel" 2>/dev/null; krc=$?
+	if [ $rc = 255 ] && grep -q "^FAILED $tmp/rel: .*\"$new .*\" does not name a kernel release" "$tmp/err" &&
+	   [ "$sum" = "$(sha256sum < "$tmp/rel")" ] && [ -z "$(outputs "$tmp/rel")" ] &&
+	   [ $krc = 0 ] && [ -s "$tmp/rel.k.BTF" ]; then
+		ok "\"$new\": $(head -1 "$tmp/err" | sed "s|$tmp/||"); with --kernel 7.3: 7.x outputs"
+	else
+		bad "\"$new\": exit $rc ($(head -1 "$tmp/err")), ELF $([ "$sum" = "$(sha256sum < "$tmp/rel")" ] && echo unchanged || echo CHANGED), files: $(outputs "$tmp/rel"), --kernel 7.3: exit $krc"
+	fi
+	rm -f "$tmp/rel".*
+done
 
 # the kfunc rewrite by the kernel's rules, read by a BTF reader of the test's own
 for d in "$FIX"/*/; do

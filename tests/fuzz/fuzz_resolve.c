@@ -90,6 +90,8 @@ static void pipeline(const char *path)
 		goto out;
 	if (btfids_btf_load(&e, NULL, e.type == ET_REL ? base : NULL, &btf, &rep))
 		goto out;
+	if (btfids_btf_check_types(btf, path, &rep))	/* the 7.x flow's type rules */
+		goto out;
 	if (btfids_lookup(btf, &s, path, &rep))
 		goto out;
 	if (btfids_patch_section(&e, &s, &buf))
