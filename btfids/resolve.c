@@ -25,6 +25,7 @@
 #include "btfids/lookup.h"
 #include "btfids/patch.h"
 #include "btfids/release.h"
+#include "btfids/srctree.h"
 #include "btfids/tramp_fill.h"
 #include "btfids/write.h"
 
@@ -58,7 +59,8 @@ static void usage(FILE *f)
 		"rewrites and sorts the BTF and writes ELF.BTF_ids, ELF.BTF (and with\n"
 		"--distill_base ELF.BTF.base), leaving ELF as it is. The kernel release is\n"
 		"read from the ELF (linux_banner in vmlinux, vermagic= in a module's\n"
-		".modinfo); an ELF without one is taken as 6.x unless --kernel says.\n"
+		".modinfo), else from the kernel tree its debug info names (a test object);\n"
+		"an ELF with none is taken as 6.x unless --kernel says.\n"
 		"-v prints how each ELF was classified.\n\n"
 		"  -v, --verbose          more output (repeat for more)\n"
 		"      --btf FILE         read BTF from FILE (raw or ELF), not the ELF's .BTF\n"
@@ -112,22 +114,36 @@ struct run {
 	unsigned char *ids;		/* the new .BTF_ids; NULL: none to write */
 };
 
-/* Which kernel built @path: --kernel, else its linux_banner or vermagic. */
-static void classify(struct resolve_opts *o, struct run *u)
+/*
+ * Which kernel built @path: --kernel, else its linux_banner or vermagic,
+ * else the kernel tree its debug info names (srctree.h). Fails only when
+ * that names trees of two releases.
+ */
+static int classify(struct resolve_opts *o, struct run *u)
 {
+	struct btfids_srctree t;
+	char why[PATH_MAX + 96];
+	int err = 0;
+
 	if (o->kernel) {
 		btfids_release_parse(o->kernel, &u->rel);	/* checked with the options */
 		u->rel.from = "--kernel";
 	} else {
-		btfids_release_read(&u->e, &u->rel);
+		err = btfids_release_find(&u->e, &u->rel, &t, &o->rep);
 	}
+	if (err == -ENOTUNIQ || err == -ENOMEM)
+		return err;
 	u->flow = btfids_release_flow(&u->rel);
-	if (u->rel.from)
+	if (u->rel.from && !strcmp(u->rel.from, BTFIDS_FROM_SRCTREE))
+		btfids_dbg(&o->rep, 1, "%s: Linux %s (from the kernel tree %s, its top Makefile; the debug info names %s): %s\n",
+			   u->e.path, u->rel.text, t.top, t.src, btfids_flow_str(u->flow));
+	else if (u->rel.from)
 		btfids_dbg(&o->rep, 1, "%s: Linux %s (from %s): %s\n", u->e.path, u->rel.text,
 			   u->rel.from, btfids_flow_str(u->flow));
 	else
-		btfids_dbg(&o->rep, 1, "%s: no kernel release found (no linux_banner, no vermagic): %s (--kernel to choose)\n",
-			   u->e.path, btfids_flow_str(u->flow));
+		btfids_dbg(&o->rep, 1, "%s: no kernel release found (no linux_banner, no vermagic; %s): %s (--kernel to choose)\n",
+			   u->e.path, btfids_srctree_why(&t, why, sizeof(why)), btfids_flow_str(u->flow));
+	return 0;
 }
 
 /* 7.x: the kfunc rewrite, then dedup, distill and sort (kfunc.h, finalize.h) */
@@ -255,7 +271,11 @@ static int open_elf(struct resolve_opts *o, struct run *u, const char *path)
 
 	if (err)
 		return err;
-	classify(o, u);
+	err = classify(o, u);
+	if (err) {
+		btfids_elf_close(&u->e);
+		return err;
+	}
 	if (u->flow != BTFIDS_FLOW_6X || o->output)
 		return 0;
 	btfids_elf_close(&u->e);
