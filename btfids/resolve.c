@@ -403,6 +403,26 @@ static int tramp_blob(struct resolve_opts *o, const struct btfids_elf *e,
 }
 
 /*
+ * --patch_btfids BLOB ELF without BLOB: when ELF carries no release, the
+ * resolve run before it took the 6.x flow (unless it had --kernel),
+ * patched ELF in place and wrote no BLOB. Say so; true when said.
+ */
+static bool blob_not_written(struct resolve_opts *o, const struct btfids_elf *e)
+{
+	struct btfids_release rel;
+	struct btfids_srctree t;
+	char why[PATH_MAX + 96];
+
+	if (!access(o->patch_blob, F_OK) || errno != ENOENT ||
+	    btfids_release_find(e, &rel, &t, &o->rep) != -ENOENT)
+		return false;
+	btfids_err(&o->rep, o->patch_blob, "cannot open: %s: %s carries no kernel release (no linux_banner, no vermagic; %s), so resolving it took the 6.x flow, in place, and wrote no %s; resolve it with --kernel RELEASE (the 7.x release of the tree that builds it)",
+		   strerror(ENOENT), e->path, btfids_srctree_why(&t, why, sizeof(why)),
+		   o->patch_blob);
+	return true;
+}
+
+/*
  * 7.0's --patch_btfids: BLOB is the whole .BTF_ids, already in target
  * order. btfids also copies <elf>.BTF_tramp, when its 7.x run wrote one,
  * into .BTF_tramp. Every file is read and checked before the first write.
@@ -421,6 +441,8 @@ static int patch_blob(struct resolve_opts *o, const char *path)
 		btfids_err(&o->rep, path, "section .BTF_ids not found");
 		goto out;
 	}
+	if (blob_not_written(o, &e))
+		goto out;
 	err = read_blob(o->patch_blob, path, ".BTF_ids", e.ids.size, false, &ids, &o->rep);
 	if (!err)
 		err = tramp_blob(o, &e, &tramp);
