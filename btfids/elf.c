@@ -385,6 +385,7 @@ static int scan_sections(struct btfids_elf *e, struct btfids_report *r)
 			err = take_bytes(e, scn, &sh, SEC_TRAMP, false, &e->tramp, r);
 		if (err)
 			return err;
+		e->has_dwarf |= !strcmp(name, ".debug_info") || !strcmp(name, ".zdebug_info");
 	}
 	if (!e->symtab_index)
 		return 0;

@@ -30,6 +30,7 @@
 #include "btfids/kfunc.h"
 #include "btfids/patch.h"
 #include "btfids/release.h"
+#include "btfids/srctree.h"
 #include "btfids/json.h"
 #include "btfids/lookup.h"
 #include "btfids/tramp_fill.h"
@@ -104,6 +105,22 @@ static int implicit_of_elf(struct btfids_elf *e, uint32_t **ids, size_t *n,
 	return err;
 }
 
+/*
+ * The kernel @e was built from (srctree.h) into *kernel, left as it is when
+ * none is found (the newest rules); fails when its debug info names two.
+ */
+static int elf_kernel(const struct btfids_elf *e, unsigned int *kernel,
+		      struct btfids_report *r)
+{
+	struct btfids_release rel;
+	struct btfids_srctree t;
+	int err = btfids_release_find(e, &rel, &t, r);
+
+	if (!err)
+		*kernel = BTFIDS_KERNEL(rel.major, rel.minor);
+	return err == -ENOTUNIQ || err == -ENOMEM ? err : 0;
+}
+
 static int models_all(const char *path, const char *arch, unsigned int kernel,
 		      const char *base_path, struct btfids_report *r)
 {
@@ -117,17 +134,15 @@ static int models_all(const char *path, const char *arch, unsigned int kernel,
 	char msg[128];
 
 	if (kind == BTFIDS_FILE_ELF) {
-		struct btfids_release rel;
 		struct btfids_elf e;
 
 		if (btfids_elf_open(&e, path, false, r))
 			return -EINVAL;
 		btfids_arch_from_elf(e.machine, e.elf_class, &a);
 		/* the rules of the kernel the ELF was built from, unless --kernel says */
-		if (!kernel && !btfids_release_read(&e, &rel))
-			kernel = BTFIDS_KERNEL(rel.major, rel.minor);
-		err = !kernel || kernel >= BTFIDS_KERNEL(7, 3) ?
-		      implicit_of_elf(&e, &implicit, &nr_implicit, r) : 0;
+		err = kernel ? 0 : elf_kernel(&e, &kernel, r);
+		if (!err && (!kernel || kernel >= BTFIDS_KERNEL(7, 3)))
+			err = implicit_of_elf(&e, &implicit, &nr_implicit, r);
 		btfids_elf_close(&e);
 		if (err)
 			return err;

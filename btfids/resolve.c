@@ -25,6 +25,7 @@
 #include "btfids/lookup.h"
 #include "btfids/patch.h"
 #include "btfids/release.h"
+#include "btfids/srctree.h"
 #include "btfids/tramp_fill.h"
 #include "btfids/write.h"
 
@@ -61,8 +62,9 @@ static void usage(FILE *f)
 		"rewrites and sorts the BTF and writes ELF.BTF_ids, ELF.BTF (and with\n"
 		"--distill_base ELF.BTF.base), leaving ELF as it is. The kernel release is\n"
 		"read from the ELF (linux_banner in vmlinux, vermagic= in a module's\n"
-		".modinfo); an ELF without one is taken as 6.x unless --kernel says, one\n"
-		"that does not parse is an error unless --kernel says.\n"
+		".modinfo), else from the kernel tree its debug info names (a test object);\n"
+		"an ELF with none is taken as 6.x unless --kernel says, one that does not\n"
+		"parse is an error unless --kernel says.\n"
 		"-v prints how each ELF was classified.\n\n"
 		"  -v, --verbose          more output (repeat for more)\n"
 		"      --btf FILE         read BTF from FILE (raw or ELF), not the ELF's .BTF\n"
@@ -118,28 +120,42 @@ struct run {
 };
 
 /*
- * Which kernel built @path: --kernel, else its linux_banner or vermagic.
- * One that is there but does not parse leaves the flow unknown: an error,
- * since a wrong guess patches a 7.x object in place or a 6.x one not at all.
+ * Which kernel built @path: --kernel, else its linux_banner or vermagic,
+ * else the kernel tree its debug info names (srctree.h). Fails when that
+ * names trees of two releases, and when a banner or vermagic is there but
+ * does not parse: a wrong guess patches a 7.x object in place or a 6.x one
+ * not at all.
  */
 static int classify(struct resolve_opts *o, struct run *u)
 {
+	struct btfids_srctree t;
+	char why[PATH_MAX + 96];
+	int err = 0;
+
 	if (o->kernel) {
 		btfids_release_parse(o->kernel, &u->rel);	/* checked with the options */
 		u->rel.from = "--kernel";
-	} else if (btfids_release_read(&u->e, &u->rel) == -EBADMSG) {
+	} else {
+		err = btfids_release_find(&u->e, &u->rel, &t, &o->rep);
+	}
+	if (err == -EBADMSG) {
 		btfids_err(&o->rep, u->e.path, "%s \"%s\" does not name a kernel release (MAJOR.MINOR, each 0 to 999): 6.x or 7.x flow unknown (--kernel RELEASE to say)",
 			   u->rel.bad, u->rel.text);
-		return -EBADMSG;
+		return err;
 	}
+	if (err == -ENOTUNIQ || err == -ENOMEM)
+		return err;
 	u->flow = btfids_release_flow(&u->rel);
 	u->classified = true;
-	if (u->rel.from)
+	if (u->rel.from && !strcmp(u->rel.from, BTFIDS_FROM_SRCTREE))
+		btfids_dbg(&o->rep, 1, "%s: Linux %s (from the kernel tree %s, its top Makefile; the debug info names %s): %s\n",
+			   u->e.path, u->rel.text, t.top, t.src, btfids_flow_str(u->flow));
+	else if (u->rel.from)
 		btfids_dbg(&o->rep, 1, "%s: Linux %s (from %s): %s\n", u->e.path, u->rel.text,
 			   u->rel.from, btfids_flow_str(u->flow));
 	else
-		btfids_dbg(&o->rep, 1, "%s: no kernel release found (no linux_banner, no vermagic): %s (--kernel to choose)\n",
-			   u->e.path, btfids_flow_str(u->flow));
+		btfids_dbg(&o->rep, 1, "%s: no kernel release found (no linux_banner, no vermagic; %s): %s (--kernel to choose)\n",
+			   u->e.path, btfids_srctree_why(&t, why, sizeof(why)), btfids_flow_str(u->flow));
 	return 0;
 }
 
@@ -447,6 +463,26 @@ static int tramp_blob(struct resolve_opts *o, const struct btfids_elf *e,
 }
 
 /*
+ * --patch_btfids BLOB ELF without BLOB: when ELF carries no release, the
+ * resolve run before it took the 6.x flow (unless it had --kernel),
+ * patched ELF in place and wrote no BLOB. Say so; true when said.
+ */
+static bool blob_not_written(struct resolve_opts *o, const struct btfids_elf *e)
+{
+	struct btfids_release rel;
+	struct btfids_srctree t;
+	char why[PATH_MAX + 96];
+
+	if (!access(o->patch_blob, F_OK) || errno != ENOENT ||
+	    btfids_release_find(e, &rel, &t, &o->rep) != -ENOENT)
+		return false;
+	btfids_err(&o->rep, o->patch_blob, "cannot open: %s: %s carries no kernel release (no linux_banner, no vermagic; %s), so resolving it took the 6.x flow, in place, and wrote no %s; resolve it with --kernel RELEASE (the 7.x release of the tree that builds it)",
+		   strerror(ENOENT), e->path, btfids_srctree_why(&t, why, sizeof(why)),
+		   o->patch_blob);
+	return true;
+}
+
+/*
  * 7.0's --patch_btfids: BLOB is the whole .BTF_ids, already in target
  * order. btfids also copies <elf>.BTF_tramp, when its 7.x run wrote one,
  * into .BTF_tramp. Every file is read and checked before the first write.
@@ -465,6 +501,8 @@ static int patch_blob(struct resolve_opts *o, const char *path)
 		btfids_err(&o->rep, path, "section .BTF_ids not found");
 		goto out;
 	}
+	if (blob_not_written(o, &e))
+		goto out;
 	err = read_blob(o->patch_blob, path, ".BTF_ids", e.ids.size, false, &ids, &o->rep);
 	if (!err)
 		err = tramp_blob(o, &e, &tramp);

@@ -54,6 +54,7 @@ struct btfids_elf {
 	struct btfids_section btf_base;	/* .BTF.base: distilled base of an out-of-tree module */
 	struct btfids_section tramp;	/* .BTF_tramp: trampoline tables (tramp.h) */
 	struct btf *distilled_base;	/* parsed .BTF.base, owned; see btfids_btf_load() */
+	bool has_dwarf;			/* a .debug_info (or .zdebug_info) section */
 
 	/*
 	 * SHT_SYMTAB as raw bytes (target order): a vmlinux has ~190k symbols

@@ -29,7 +29,7 @@ enum btfids_flow {
 struct btfids_release {
 	unsigned int major, minor;
 	char text[64];		/* the release as found, e.g. "7.2.13+deb14-cloud-amd64" */
-	const char *from;	/* "linux_banner", "vermagic", "--kernel" or NULL (none found) */
+	const char *from;	/* "linux_banner", "vermagic", "--kernel", "kernel tree" (srctree.h) or NULL */
 	const char *bad;	/* -EBADMSG: "linux_banner" or "vermagic", its string in text */
 };
 
