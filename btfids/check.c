@@ -385,9 +385,12 @@ static int places_make(struct texts *t, const struct checked *c, const struct bt
 		}
 	}
 	t->nr_places = n;
+	t->shown = n;
+	if (!c->root)
+		return 0;
 	for (t->shown = 0; t->shown < n && !t->places[t->shown].loc->line; t->shown++)
 		;
-	if (c->root && t->shown == n)
+	if (t->shown == n)
 		for (t->shown = 0; t->shown < n && !t->places[t->shown].loc->file; t->shown++)
 			;
 	return 0;
@@ -399,7 +402,7 @@ static int texts_make(struct texts *t, const struct checked *c, const struct btf
 	t->headline = render(headline, c, f);
 	t->where = render(where, c, f);
 	t->hint = render(hint, c, f);
-	if (!t->headline || !t->hint || (c->root && places_make(t, c, f)))
+	if (!t->headline || !t->hint || places_make(t, c, f))
 		return -ENOMEM;
 	return 0;
 }
@@ -433,7 +436,7 @@ static const char *not_placed(const struct texts *t)
 {
 	const struct btfids_srcloc *at = shown(t);
 
-	if (!t->nr_places || (at && at->line))
+	if (!t->nr_places || !t->places[0].loc || (at && at->line))
 		return NULL;
 	return why(at ? at : t->places[0].loc);
 }
@@ -462,7 +465,7 @@ static void text_notes(FILE *out, const struct checked *c, const struct texts *t
 {
 	size_t i;
 
-	for (i = 0; i < t->nr_places; i++) {
+	for (i = 0; c->root && i < t->nr_places; i++) {
 		const struct place *p = &t->places[i];
 
 		if (i == t->shown)
@@ -515,7 +518,7 @@ static void github_message(FILE *m, const struct checked *c, const struct texts 
 		t->hint);
 	if (not_placed(t))
 		fprintf(m, "\nnot placed in the source: %s", not_placed(t));
-	for (i = 0; i < t->nr_places; i++) {
+	for (i = 0; c->root && i < t->nr_places; i++) {
 		const struct place *p = &t->places[i];
 
 		if (i == t->shown)
@@ -627,7 +630,7 @@ static void json_places(struct btfids_json *j, const struct checked *c, const st
 			btfids_json_string_field(j, "set", g->name);
 			btfids_json_string_field(j, "set_kind", btfids_group_kind_str(g->kind));
 		}
-		if (!p->loc->line)
+		if (p->loc && !p->loc->line)
 			btfids_json_string_field(j, "why", why(p->loc));
 		btfids_json_end_object(j);
 	}

@@ -615,12 +615,16 @@ static int place_run(struct place *pl, const char *cu, struct item *v, size_t n)
 	err = best_file(pl, lo, hi, v, n, &best, &tie);
 	if (err)
 		return err;
+	if (best == hi && hi - lo == 1)
+		return unplaced(pl->m, v, n, pl->t->paths[lo],
+				"%s has no %s() naming %s %s (made by another macro?)",
+				pl->t->paths[lo], macro_word(v[0].kind),
+				btfids_kind_str(v[0].kind), v[0].name);
 	if (best == hi)
-		return unplaced(pl->m, v, n, hi - lo == 1 ? pl->t->paths[lo] : NULL,
-				"no %s in %s has %s() naming %s %s (made by another macro?)",
-				hi - lo == 1 ? pl->t->paths[lo] : base,
-				hi - lo == 1 ? "the tree" : "file of that name",
-				macro_word(v[0].kind), btfids_kind_str(v[0].kind), v[0].name);
+		return unplaced(pl->m, v, n, NULL,
+				"none of the %zu files named %s has %s() naming %s %s (made by another macro?)",
+				hi - lo, base, macro_word(v[0].kind),
+				btfids_kind_str(v[0].kind), v[0].name);
 	if (tie) {
 		list = matching_list(pl, lo, hi, v, n);
 		err = unplaced(pl->m, v, n, NULL, "several files named %s name %s %s: %s",
