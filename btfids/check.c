@@ -452,12 +452,28 @@ static void put_at(FILE *m, const struct checked *c, const struct btfids_srcloc 
 		fprintf(m, "%s:%u", at->file, at->line);
 }
 
-static void put_place_group(FILE *m, const struct checked *c, const struct place *p)
+/* ", in set8 X" (@sep ", in ") */
+static void put_place_group(FILE *m, const struct checked *c, const struct place *p,
+			    const char *sep)
 {
 	if (p->group != BTFIDS_NONE) {
-		fputs(", in ", m);
+		fputs(sep, m);
 		put_group(m, &c->l.groups[p->group]);
 	}
+}
+
+/*
+ * The places other than the shown one, for notes: none without a tree, and
+ * none that only repeat the shown place's "not placed" with the same why.
+ */
+static bool other_place(const struct checked *c, const struct texts *t, size_t i)
+{
+	const struct btfids_srcloc *loc = t->places[i].loc, *at = shown(t);
+	const char *np = not_placed(t);
+
+	if (!c->root || i == t->shown)
+		return false;
+	return loc->file || (at && at->file) || !np || strcmp(why(loc), np);
 }
 
 /* Text: each other place on a line of its own, as a compiler's note. */
@@ -465,14 +481,14 @@ static void text_notes(FILE *out, const struct checked *c, const struct texts *t
 {
 	size_t i;
 
-	for (i = 0; c->root && i < t->nr_places; i++) {
+	for (i = 0; i < t->nr_places; i++) {
 		const struct place *p = &t->places[i];
 
-		if (i == t->shown)
+		if (!other_place(c, t, i))
 			continue;
 		put_at(out, c, p->loc);
 		fputs(": note: also named here", out);
-		put_place_group(out, c, p);
+		put_place_group(out, c, p, ", in ");
 		if (!p->loc->line)
 			fprintf(out, " (not placed in the source: %s)", why(p->loc));
 		fputc('\n', out);
@@ -518,17 +534,17 @@ static void github_message(FILE *m, const struct checked *c, const struct texts 
 		t->hint);
 	if (not_placed(t))
 		fprintf(m, "\nnot placed in the source: %s", not_placed(t));
-	for (i = 0; c->root && i < t->nr_places; i++) {
+	for (i = 0; i < t->nr_places; i++) {
 		const struct place *p = &t->places[i];
 
-		if (i == t->shown)
+		if (!other_place(c, t, i))
 			continue;
-		fputs("\nalso named ", m);
-		if (p->loc->line) {
-			fputs("at ", m);
+		fputs("\nalso named", m);
+		if (p->loc->file) {
+			fputs(p->loc->line ? " at " : " in ", m);
 			put_at(m, c, p->loc);
 		}
-		put_place_group(m, c, p);
+		put_place_group(m, c, p, p->loc->file ? ", in " : " in ");
 		if (!p->loc->line)
 			fprintf(m, " (not placed in the source: %s)", why(p->loc));
 	}

@@ -137,17 +137,26 @@ static int cmp_path(const void *pa, const void *pb)
 	return d ? d : strcmp(a, b);
 }
 
+/* Room in *@arr (@elem bytes each, *@cap of them) for element @n. */
+static int grow(void **arr, size_t *cap, size_t n, size_t elem)
+{
+	size_t want = *cap ? 2 * *cap : 64;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	p = reallocarray(*arr, want, elem);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = want;
+	return 0;
+}
+
 static int add_path(struct btfids_src_tree *t, size_t *cap, const char *rel)
 {
-	if (t->nr_paths == *cap) {
-		size_t n = *cap ? 2 * *cap : 4096;
-		void *p = reallocarray(t->paths, n, sizeof(*t->paths));
-
-		if (!p)
-			return -ENOMEM;
-		t->paths = p;
-		*cap = n;
-	}
+	if (grow((void **)&t->paths, cap, t->nr_paths, sizeof(*t->paths)))
+		return -ENOMEM;
 	t->paths[t->nr_paths] = strdup(rel);
 	if (!t->paths[t->nr_paths])
 		return -ENOMEM;
@@ -167,20 +176,26 @@ static int walk(struct btfids_src_tree *t)
 	fts = fts_open(argv, FTS_PHYSICAL | FTS_NOSTAT | FTS_NOCHDIR, NULL);
 	if (!fts)
 		return -errno;
-	while (!err && (ent = fts_read(fts))) {
-		size_t n = ent->fts_namelen;
+	while (!err) {
+		size_t n;
 
+		errno = 0;
+		ent = fts_read(fts);
+		if (!ent) {
+			err = -errno;	/* 0 at the end */
+			break;
+		}
+		n = ent->fts_namelen;
 		if (ent->fts_level > 0 && ent->fts_name[0] == '.') {
 			if (ent->fts_info == FTS_D)
 				fts_set(fts, ent, FTS_SKIP);
 			continue;
 		}
+		/* unreadable folders (FTS_DNR) are left out: their files are not found */
 		if ((ent->fts_info == FTS_F || ent->fts_info == FTS_NSOK) && n > 2 &&
 		    !strcmp(ent->fts_name + n - 2, ".c"))
 			err = add_path(t, &cap, ent->fts_path + skip);
 	}
-	if (!err && errno && errno != ENOENT)
-		err = -errno;
 	fts_close(fts);
 	return err;
 }
@@ -192,7 +207,6 @@ static int tree_index(struct btfids_src_tree *t)
 	if (t->indexed)
 		return 0;
 	t->indexed = true;
-	errno = 0;
 	err = walk(t);
 	if (err == -ENOMEM)
 		return err;
@@ -330,16 +344,9 @@ static int own(struct btfids_srcmap *m, char *s)
 {
 	if (!s)
 		return -ENOMEM;
-	if (m->nr_owned == m->cap_owned) {
-		size_t n = m->cap_owned ? 2 * m->cap_owned : 16;
-		void *p = reallocarray(m->owned, n, sizeof(*m->owned));
-
-		if (!p) {
-			free(s);
-			return -ENOMEM;
-		}
-		m->owned = p;
-		m->cap_owned = n;
+	if (grow((void **)&m->owned, &m->cap_owned, m->nr_owned, sizeof(*m->owned))) {
+		free(s);
+		return -ENOMEM;
 	}
 	m->owned[m->nr_owned++] = s;
 	return 0;
@@ -376,15 +383,8 @@ static int file_symbols(struct place *pl, size_t upto)
 
 	for (i = btfids_elf_next_sym_of_type(e, 0, STT_FILE); i < upto;
 	     i = btfids_elf_next_sym_of_type(e, i + 1, STT_FILE)) {
-		if (pl->nr_files == cap) {
-			size_t n = cap ? 2 * cap : 1024;
-			void *p = reallocarray(pl->files, n, sizeof(*pl->files));
-
-			if (!p)
-				return -ENOMEM;
-			pl->files = p;
-			cap = n;
-		}
+		if (grow((void **)&pl->files, &cap, pl->nr_files, sizeof(*pl->files)))
+			return -ENOMEM;
 		pl->files[pl->nr_files++] = i;
 	}
 	return 0;
@@ -709,7 +709,7 @@ int btfids_srcmap_build(struct btfids_srcmap *m, struct btfids_src_tree *t,
 			const bool *want_slot, const bool *want_set)
 {
 	struct place pl = { .m = m, .t = t, .e = e };
-	size_t i, n = 0, upto = 0;
+	size_t i, n = 0, upto = 0, with_cu;
 	struct item *v = NULL;
 	int err;
 
@@ -723,9 +723,11 @@ int btfids_srcmap_build(struct btfids_srcmap *m, struct btfids_src_tree *t,
 		upto = v[i].symidx > upto ? v[i].symidx : upto;
 	if (!err && n)
 		err = file_symbols(&pl, upto);
-	for (i = 0; i < n; i++)
+	for (i = 0, with_cu = 0; i < n; i++) {
 		v[i].cu = cu_of(&pl, v[i].symidx);
-	if (!err && n)
+		with_cu += v[i].cu != NO_CU;
+	}
+	if (!err && with_cu)	/* no unit known: no need to read the tree */
 		err = tree_index(t);
 	if (!err && n) {
 		qsort(v, n, sizeof(*v), cmp_item);

@@ -899,6 +899,21 @@ static void assert_places(const char *d)
 	ASSERT_HAS(d, "W kernel/c/other.c has no BTF_ID() naming func pl_hidden (made by another macro?)\n");
 }
 
+/* btfids check --format=json @argv... (NULL-terminated): at the marks, in tree @root */
+static void assert_json_places(const char *root, const char *const argv[])
+{
+	char *out, *d, *want;
+
+	ck_assert_int_eq(tl_run_out(&out, NULL, argv), 1);
+	d = digest(out);
+	assert_places(d);
+	ck_assert_int_ge(asprintf(&want, "SOURCE %s\n", root), 0);
+	ASSERT_HAS(d, want);
+	free(want);
+	free(out);
+	free(d);
+}
+
 /* "kernel/a/place.c" and "19" of the first "want: func pl_gone_a" mark */
 static void first_mark(char **file, char **line)
 {
@@ -913,17 +928,11 @@ static void first_mark(char **file, char **line)
 /* --source: every finding at its marks; text, github and json agree */
 START_TEST(t_place)
 {
-	char *elf = tl_path(ck_dir, "place"), *root = realpath(TREE, NULL), *out, *d, *want;
+	char *elf = tl_path(ck_dir, "place"), *root = realpath(TREE, NULL), *out, *want;
 	char *file, *line;
 
-	ck_assert_int_eq(RUN(&out, NULL, "check", "--format=json", "--source", TREE, elf), 1);
-	d = digest(out);
-	assert_places(d);
-	ck_assert_int_ge(asprintf(&want, "SOURCE %s\n", root), 0);
-	ASSERT_HAS(d, want);
-	free(want);
-	free(out);
-	free(d);
+	assert_json_places(root, (const char *const[]){ "check", "--format=json", "--source",
+							TREE, elf, NULL });
 
 	first_mark(&file, &line);
 	ck_assert_int_eq(RUN(&out, NULL, "check", "--source", TREE, elf), 1);
@@ -970,7 +979,7 @@ END_TEST
 /* In a copy of the tree (its build/ folder), no --source is needed; outside, nothing is placed */
 START_TEST(t_place_found)
 {
-	char dir[] = "/tmp/btfids-ck-tree.XXXXXX", *cmd, *elf, *root, *out, *d, *want;
+	char dir[] = "/tmp/btfids-ck-tree.XXXXXX", *cmd, *elf, *root, *out, *d;
 	char *src = tl_path(ck_dir, "place");
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
@@ -980,14 +989,7 @@ START_TEST(t_place_found)
 	free(cmd);
 	elf = tl_path(dir, "tree/build/place");
 	root = tl_path(dir, "tree");
-	ck_assert_int_eq(RUN(&out, NULL, "check", "--format=json", elf), 1);
-	d = digest(out);
-	assert_places(d);
-	ck_assert_int_ge(asprintf(&want, "SOURCE %s\n", root), 0);
-	ASSERT_HAS(d, want);
-	free(want);
-	free(out);
-	free(d);
+	assert_json_places(root, (const char *const[]){ "check", "--format=json", elf, NULL });
 	/* the fixtures' own folder is in no kernel tree */
 	ck_assert_int_eq(RUN(&out, NULL, "check", "--format=json", src), 1);
 	d = digest(out);
