@@ -152,6 +152,9 @@ run_tree() {
 	"$B" check "$T/vmlinux" >"$tmp/text" 2>&1
 	if grep -qF "$use:$(head -1 <<< "$lines"): error: unresolved func $old: " "$tmp/text"; then
 		ok "text: $use:$(head -1 <<< "$lines"): error: unresolved func $old"
+		# the block, for the log: its headline up to the next finding's
+		awk -v h="error: unresolved func $old: " 'index($0, h) { p = 1; print; next }
+			p && /: (error|warning): / { exit } p' "$tmp/text" | sed 's/^/    /' 
 	else
 		bad "text: no '$use:$(head -1 <<< "$lines"): error: unresolved func $old' line"
 	fi
