@@ -790,7 +790,10 @@ static char *marks(const char *rel, const char *kind, const char *name)
 	const char *sep = "";
 	unsigned int n;
 
-	text = (char *)tl_slurp(path, &size);
+	line = (char *)tl_slurp(path, &size);
+	text = strndup(line, size);	/* tl_slurp() does not end it with a NUL */
+	free(line);
+	ck_assert_ptr_nonnull(text);
 	ck_assert_ptr_nonnull(m);
 	snprintf(need, sizeof(need), "/* want: %s %s */", kind ? kind : "", name ? name : "");
 	for (line = text, n = 1; line && *line; n++) {
