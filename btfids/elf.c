@@ -548,6 +548,17 @@ size_t btfids_elf_next_sym_in(const struct btfids_elf *e, size_t i, size_t shndx
 	return i;
 }
 
+size_t btfids_elf_next_sym_of_type(const struct btfids_elf *e, size_t i, unsigned int type)
+{
+	/* st_info: one byte, offset 12 in Elf32_Sym, 4 in Elf64_Sym */
+	size_t at = e->elf_class == ELFCLASS32 ? 12 : 4;
+
+	for (; i < e->nr_syms; i++)
+		if (GELF_ST_TYPE(e->syms[i * e->sym_size + at]) == type)
+			break;
+	return i < e->nr_syms ? i : e->nr_syms;
+}
+
 /* Some symbol other than a section symbol is defined in .BTF_ids. */
 static bool ids_has_symbols(const struct btfids_elf *e)
 {

@@ -113,6 +113,13 @@ static inline uint16_t btfids_elf_get16(const struct btfids_elf *e, const unsign
  */
 size_t btfids_elf_next_sym_in(const struct btfids_elf *e, size_t i, size_t shndx);
 
+/*
+ * The first symbol index from @i on whose st_info type is @type (STT_FILE,
+ * ...), or nr_syms: a test of the raw st_info byte, one per symbol, as in
+ * btfids_elf_next_sym_in().
+ */
+size_t btfids_elf_next_sym_of_type(const struct btfids_elf *e, size_t i, unsigned int type);
+
 /* Byte offset in .BTF_ids of an address (st_value) that points into it. */
 static inline bool btfids_elf_ids_offset(const struct btfids_elf *e,
 					 uint64_t value, uint64_t *off)
