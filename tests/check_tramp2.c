@@ -282,13 +282,4 @@ static Suite *tramp2_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(tramp2_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
-}
+TL_MAIN(tramp2_suite)
