@@ -187,9 +187,9 @@ static int want_tramp2(struct resolve_opts *o, struct run *u)
 {
 	const char *no = NULL;
 
-	if (u->flow == BTFIDS_FLOW_6X)
-		no = "the 6.x flow links no <ELF>.BTF_tramp (the 7.x flow writes it)";
-	else if (u->e.type == ET_REL || o->base)
+	if (u->flow == BTFIDS_FLOW_6X)	/* --tramp_table refused by resolve_one() */
+		return 0;
+	if (u->e.type == ET_REL || o->base)
 		no = "a module (split BTF): the table is vmlinux's";
 	else if (u->e.tramp.size)
 		no = ".BTF_tramp holds declared sets: their v1 tables are written";
@@ -354,6 +354,11 @@ static int resolve_one(struct resolve_opts *o, const char *path)
 	}
 	dest = u.flow != BTFIDS_FLOW_6X ? BTFIDS_DEST_RAW :
 	       o->output ? BTFIDS_DEST_COPY : BTFIDS_DEST_IN_PLACE;
+	if (dest != BTFIDS_DEST_RAW && o->tramp_table) {
+		btfids_err(&o->rep, path, "--tramp_table: the 6.x flow links no <ELF>.BTF_tramp (the 7.x flow writes it); file left unchanged");
+		err = -EINVAL;
+		goto out;
+	}
 	if (dest != BTFIDS_DEST_RAW && (!u.e.ids.index || !u.e.symtab_index)) {
 		err = btfids_elf_check_ids_named(&u.e, &o->rep);	/* stripped? */
 		if (err)
