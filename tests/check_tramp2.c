@@ -4,8 +4,8 @@
  * format"): the bytes btfids_tramp2_build() writes, the consumer API's
  * checks and lookup, and btfids_tramp2_read().
  *
- * Every expected byte is written here from the format (the lead's note
- * tramp-v2: header fields at 0 magic, 4 version, 6 machine, 8 btf_crc32,
+ * Every expected byte is written here from the format (issue 18's v2
+ * specification: header fields at 0 magic, 4 version, 6 machine, 8 btf_crc32,
  * 12 nr_funcs, 16 nr_classes, 20 class_size, 22 max_slots, 24 size, 28
  * reserved; a class: ret_size, ret_flags, nr_args, nr_slots, arg_size[12],
  * arg_flags[12], attachable, reason, distilled, reserved, loc[12][2]) and

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tramp2_check.py TABLE BTF [--elf ELF] [--rules 7.2|7.3] [--fixture] - check
 a v2 trampoline table (<elf>.BTF_tramp of the 7.x flow) against the format
-and the rules of the lead's note (tramp-v2: "Trampoline table format v2"),
+and the rules of its specification (issue 18, "Trampoline table format v2"),
 with readers of its own: the table by struct, the BTF by tests/btf7_check.py,
 the crc32 by Python's zlib. Not btfids' code.
 

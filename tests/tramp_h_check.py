@@ -147,7 +147,7 @@ def main():
         oc, om, oe, os_ = names(otext)
         kc, km, ke, ks = names(ktext)
         block = otext[otext.index(BEGIN):otext.index(END)]
-        bc, bm, be, bs = names(block)
+        bc, _, be, bs = names(block)
         bad = []
         if block_file:
             want = open(block_file).read().strip('\n')
