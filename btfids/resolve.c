@@ -5,7 +5,8 @@
  * Per object, top to bottom:
  *   open -> classify (which kernel built it: release.h) -> collect symbols
  *   -> load BTF -> [7.x: kfunc rewrite -> dedup, distill, sort] -> look up
- *   -> trampoline tables -> patch a copy of .BTF_ids -> write the result
+ *   -> patch a copy of .BTF_ids -> trampoline tables (v1 sets; 7.x
+ *   vmlinux: the v2 table of every function) -> write the result
  * and only the last step writes (write.h: in place, -o's copy, or the 7.x
  * raw files). Every check happens before it, so a failed run leaves the
  * ELF as it was. Several objects may share one base BTF (-b), parsed once.
@@ -38,6 +39,7 @@ struct resolve_opts {
 	bool fatal_warnings;
 	bool distill_base;		/* --distill_base (7.x) */
 	bool batch;			/* several objects on one base */
+	bool tramp_table;		/* --tramp_table: the v2 table, placed or not */
 	struct btf *base;		/* parsed once for all objects */
 	int base_err;			/* why it could not be, then */
 	int base_verified;		/* 7.x: 1 its types pass the kernel's checks, < 0 not */
@@ -72,6 +74,9 @@ static void usage(FILE *f)
 		"      --fatal_warnings   fail (exit 255, nothing written) on any warning\n"
 		"      --distill_base     7.x: distill the base, write ELF.BTF.base\n"
 		"      --kernel RELEASE   take the ELF as built from RELEASE (6.12, 7.2, 7.3...)\n"
+		"      --tramp_table      7.x vmlinux: write ELF.BTF_tramp, the trampoline table\n"
+		"                         of every function, also when the ELF's linker script\n"
+		"                         does not place .BTF_tramp (__start_BTF_tramp)\n"
 		"  -o, --output FILE      6.x: write the patched copy to FILE, leave ELF as it is;\n"
 		"                         7.x: name the output files FILE.BTF_ids, FILE.BTF...\n"
 		"      --patch_btfids BLOB  copy BLOB (exactly the section's size) into .BTF_ids,\n"
@@ -116,6 +121,9 @@ struct run {
 	struct btf *btf;		/* the BTF the IDs come from (final, in 7.x) */
 	struct btf *base;		/* 7.x --distill_base: the distilled base */
 	struct btfids_tramp t;
+	bool tramp2;			/* 7.x vmlinux: make the v2 table */
+	const char *tramp2_why;		/* what asked for it */
+	struct btfids_tramp2 t2;
 	unsigned char *ids;		/* the new .BTF_ids; NULL: none to write */
 };
 
@@ -224,6 +232,59 @@ static unsigned int release_rules(const struct run *u)
 	return u->rel.from ? BTFIDS_KERNEL(u->rel.major, u->rel.minor) : 0;
 }
 
+/*
+ * The v2 table of every function (include/btfids/tramp.h): in the 7.x
+ * flow, for a vmlinux (not ET_REL, no split BTF) whose linker script
+ * places .BTF_tramp (__start_BTF_tramp: the kernel reads the table), or
+ * with --tramp_table, unless .BTF_tramp holds declared sets (those keep
+ * their v1 tables). A mainline kernel gets no extra file.
+ */
+static int want_tramp2(struct resolve_opts *o, struct run *u)
+{
+	const char *no = NULL;
+
+	if (u->flow == BTFIDS_FLOW_6X)	/* --tramp_table refused by resolve_one() */
+		return 0;
+	if (u->e.type == ET_REL || o->base)
+		no = "a module (split BTF): the table is vmlinux's";
+	else if (u->e.tramp.size)
+		no = ".BTF_tramp holds declared sets: their v1 tables are written";
+	if (no && o->tramp_table) {
+		btfids_err(&o->rep, u->e.path, "--tramp_table: %s", no);
+		return -EINVAL;
+	}
+	if (no)
+		return 0;
+	if (btfids_elf_defines(&u->e, "__start_BTF_tramp"))
+		u->tramp2_why = "its linker script places .BTF_tramp";
+	else if (o->tramp_table)
+		u->tramp2_why = "--tramp_table";
+	u->tramp2 = u->tramp2_why != NULL;
+	return 0;
+}
+
+/* The v2 table from the final BTF, by the release's rules; -v says what it is. */
+static int build_tramp2(struct resolve_opts *o, struct run *u)
+{
+	struct btfids_tramp_rules ru;
+	struct btfids_tramp2 *t = &u->t2;
+	int err;
+
+	err = btfids_tramp_rules_init(&ru, &u->e, &u->s, u->ids, release_rules(u));
+	if (err)
+		btfids_err(&o->rep, u->e.path, "out of memory");
+	else
+		err = btfids_tramp2_build(u->btf, &ru, btfids_elf_big_endian(&u->e), u->e.path,
+					  t, &o->rep);
+	if (!err)
+		btfids_dbg(&o->rep, 1, "%s: trampoline table v2 (%s): %u functions, %u classes, %u bytes (%.2f a function), %s, %s rules\n",
+			   u->e.path, u->tramp2_why, t->nr_funcs, t->nr_classes, t->size,
+			   t->nr_funcs ? (double)t->size / t->nr_funcs : 0.0, ru.a.name,
+			   u->rel.from ? u->rel.text : "the newest");
+	btfids_tramp_rules_free(&ru);
+	return err;
+}
+
 /* Everything up to the write. */
 static int compute(struct resolve_opts *o, struct run *u)
 {
@@ -236,6 +297,8 @@ static int compute(struct resolve_opts *o, struct run *u)
 	/* no slot and no set: stripped? (the scan is only paid then) */
 	if (!err && !u->s.nr_slots && !u->s.nr_sets)
 		err = btfids_elf_check_ids_named(&u->e, &o->rep);
+	if (!err)
+		err = want_tramp2(o, u);
 	if (has_ids)	/* the BTF work needs memory, not the symbol table */
 		btfids_elf_drop_syms(&u->e);
 	if (!err)
@@ -250,6 +313,8 @@ static int compute(struct resolve_opts *o, struct run *u)
 	if (!err && has_ids)	/* trampoline tables: built now, written with .BTF_ids */
 		err = btfids_tramp_fill(&u->e, &u->s, u->btf, u->ids, release_rules(u),
 					&u->t, &o->rep);
+	if (!err && u->tramp2)
+		err = build_tramp2(o, u);
 	if (err)
 		return err;
 	if (o->fatal_warnings && o->rep.warnings != warnings) {
@@ -296,6 +361,7 @@ static int check_output(const char *out, struct btfids_report *r)
 
 static void run_free(struct run *u)
 {
+	btfids_tramp2_free(&u->t2);
 	btfids_tramp_free(&u->t);
 	free(u->ids);
 	btf__free(u->btf);
@@ -368,6 +434,11 @@ static int resolve_one(struct resolve_opts *o, const char *path)
 	}
 	dest = u.flow != BTFIDS_FLOW_6X ? BTFIDS_DEST_RAW :
 	       o->output ? BTFIDS_DEST_COPY : BTFIDS_DEST_IN_PLACE;
+	if (dest != BTFIDS_DEST_RAW && o->tramp_table) {
+		btfids_err(&o->rep, path, "--tramp_table: the 6.x flow links no <ELF>.BTF_tramp (the 7.x flow writes it); file left unchanged");
+		err = -EINVAL;
+		goto out;
+	}
 	if (dest != BTFIDS_DEST_RAW && (!u.e.ids.index || !u.e.symtab_index)) {
 		err = btfids_elf_check_ids_named(&u.e, &o->rep);	/* stripped? */
 		if (err)
@@ -381,7 +452,8 @@ static int resolve_one(struct resolve_opts *o, const char *path)
 	if (!err) {
 		summary(o, &u.e, &u.s);
 		err = btfids_write_result(&u.e, dest, o->output, &(struct btfids_result){
-			.ids = u.ids, .tramp = &u.t, .btf = u.btf, .base = u.base,
+			.ids = u.ids, .tramp = &u.t, .tramp2 = &u.t2, .btf = u.btf,
+			.base = u.base,
 		}, &o->rep);
 	} else {
 		forget_outputs(o, &u, path);
@@ -430,10 +502,24 @@ out:
 	return err;
 }
 
+/* @path holds a v2 table (the table of every function) in @e's byte order. */
+static bool is_tramp2_file(const char *path, const struct btfids_elf *e)
+{
+	unsigned char hdr[8];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : pread(fd, hdr, sizeof(hdr), 0);
+
+	if (fd >= 0)
+		close(fd);
+	return n == (ssize_t)sizeof(hdr) &&
+	       btfids_tramp2_is(hdr, sizeof(hdr), btfids_elf_big_endian(e));
+}
+
 /*
  * The trampoline tables the 7.x run wrote beside BLOB (<elf>.BTF_ids ->
  * <elf>.BTF_tramp), for the image's .BTF_tramp: *buf, or NULL when there
- * is none to write (no such file: the kernel's resolve_btfids made BLOB).
+ * is none to write (no such file: the kernel's resolve_btfids made BLOB;
+ * or the v2 table, which gen-btf.sh linked into the image already).
  */
 static int tramp_blob(struct resolve_opts *o, const struct btfids_elf *e,
 		      unsigned char **buf)
@@ -446,7 +532,11 @@ static int tramp_blob(struct resolve_opts *o, const struct btfids_elf *e,
 	if (n < k || strcmp(o->patch_blob + n - k, ".BTF_ids") ||
 	    asprintf(&path, "%.*s.BTF_tramp", (int)(n - k), o->patch_blob) < 0)
 		return 0;
-	if (!e->tramp.index) {
+	if (is_tramp2_file(path, e)) {
+		btfids_dbg(&o->rep, 1, "%s: %s is the v2 table, linked by gen-btf.sh (not patched in): .BTF_tramp left as it is\n",
+			   e->path, path);
+		err = 0;
+	} else if (!e->tramp.index) {
 		err = access(path, F_OK) ? 0 : -EINVAL;
 		if (err)
 			btfids_err(&o->rep, e->path, "%s holds trampoline tables, but the image has no .BTF_tramp section (another image?)",
@@ -518,7 +608,7 @@ out:
 	return err;
 }
 
-enum { OPT_BTF = 256, OPT_FATAL, OPT_PATCH, OPT_NO_FAIL, OPT_DISTILL, OPT_KERNEL };
+enum { OPT_BTF = 256, OPT_FATAL, OPT_PATCH, OPT_NO_FAIL, OPT_DISTILL, OPT_KERNEL, OPT_TRAMP };
 
 static const struct option long_opts[] = {
 	{ "verbose", no_argument, NULL, 'v' },
@@ -527,6 +617,7 @@ static const struct option long_opts[] = {
 	{ "fatal_warnings", no_argument, NULL, OPT_FATAL },
 	{ "distill_base", no_argument, NULL, OPT_DISTILL },
 	{ "kernel", required_argument, NULL, OPT_KERNEL },
+	{ "tramp_table", no_argument, NULL, OPT_TRAMP },
 	{ "patch_btfids", required_argument, NULL, OPT_PATCH },
 	{ "output", required_argument, NULL, 'o' },
 	{ "no-fail", no_argument, NULL, OPT_NO_FAIL },	/* 5.x kbuild; a no-op */
@@ -565,6 +656,9 @@ static int parse_args(int argc, char **argv, struct resolve_opts *o)
 			break;
 		case OPT_DISTILL:
 			o->distill_base = true;
+			break;
+		case OPT_TRAMP:
+			o->tramp_table = true;
 			break;
 		case OPT_KERNEL: {
 			struct btfids_release rel;

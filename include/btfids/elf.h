@@ -69,6 +69,7 @@ struct btfids_elf {
 	size_t sym_size;		/* sizeof(Elf32_Sym) or sizeof(Elf64_Sym) */
 	const unsigned char *xndx;	/* SHT_SYMTAB_SHNDX: u32 per symbol, or NULL */
 	size_t nr_syms;
+	size_t first_global;		/* the symtab's sh_info: locals come before it */
 };
 
 /*
@@ -119,6 +120,15 @@ size_t btfids_elf_next_sym_in(const struct btfids_elf *e, size_t i, size_t shndx
  * btfids_elf_next_sym_in().
  */
 size_t btfids_elf_next_sym_of_type(const struct btfids_elf *e, size_t i, unsigned int type);
+
+/*
+ * The symbol table has a global (or weak) symbol @name that is defined
+ * (st_shndx not SHN_UNDEF: a section, SHN_ABS...), e.g. a linker script's
+ * __start_BTF_tramp (GNU ld makes a script's symbols global unless HIDDEN).
+ * Only the symbols from sh_info on are read: of a vmlinux's ~214,000, the
+ * ~68,000 global ones, one compare of their first bytes each.
+ */
+bool btfids_elf_defines(const struct btfids_elf *e, const char *name);
 
 /* Byte offset in .BTF_ids of an address (st_value) that points into it. */
 static inline bool btfids_elf_ids_offset(const struct btfids_elf *e,
