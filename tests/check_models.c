@@ -1116,6 +1116,111 @@ START_TEST(t_arch_versions)
 }
 END_TEST
 
+/*
+ * The rules of each release from 6.1 to 6.18, hand-written from the
+ * sources fmodel.c cites (the 6.1 tree, Debian 6.1.192, and the upstream
+ * commits): one case on each side of every change.
+ *  - v6.1 arch/x86/net/bpf_jit_comp.c arch_prepare_bpf_trampoline():
+ *    "if (nr_regs > 6) return -ENOTSUPP", regs rdi..r9 in order;
+ *    473e3150e30a (v6.6): up to 12, the 7th slot from the stack;
+ *  - v6.1 arch/arm64/net/bpf_jit_comp.c: nargs > 8, then any STRUCT_ARG,
+ *    -ENOTSUPP; 90564f1e3dd6 (v6.5): structs in x0..x7, nregs > 8
+ *    refused; 9014cf56f13d (v6.16): the stack, but no struct there;
+ *    dc704d0cfa43 (v6.17): structs there too;
+ *  - riscv64 and s390x: no trampoline in 6.1; 49b5e77ae3e2 and
+ *    528eb2cb87bc (v6.3); riscv64 nregs > 8 refused until 6801b0aef79d
+ *    (v6.11);
+ *  - v6.1 kernel/bpf/btf.c btf_distill_func_proto(): arg_flags STRUCT_ARG
+ *    only, and include/linux/bpf.h struct btf_func_model has no ret_flags;
+ *    49f67f393ff2 (v6.3) added ret_flags and SIGNED_ARG.
+ */
+START_TEST(t_releases)
+{
+	int L = t_long, S = t_s16;
+	int l6 = FN("r_l6", 0, L, L, L, L, L, L);
+	int l7 = FN("r_l7", 0, L, L, L, L, L, L, L);
+	int l8 = FN("r_l8", 0, L, L, L, L, L, L, L, L);
+	int l9 = FN("r_l9", 0, L, L, L, L, L, L, L, L, L);
+	int s1 = FN("r_s1", 0, S);
+	int s5 = FN("r_s5", 0, S, L, L, L, L);		/* 6 slots, 5 args */
+	int s7 = FN("r_s7", 0, S, L, L, L, L, L, L);	/* 8 slots, 7 args */
+	int s8 = FN("r_s8", 0, S, L, L, L, L, L, L, L);	/* 9 slots, 8 args */
+	int l7s = FN("r_l7s", 0, L, L, L, L, L, L, L, S);	/* the struct spills */
+	int sg = FN("r_signed", t_int, t_int, t_ulonglong, S);
+	struct btfids_fmodel m;
+	char loc[BTFIDS_FMODEL_LOC_LEN];
+	const unsigned int k61 = BTFIDS_KERNEL(6, 1), k65 = BTFIDS_KERNEL(6, 5);
+	const unsigned int k66 = BTFIDS_KERNEL(6, 6), k612 = BTFIDS_KERNEL(6, 12);
+
+	/* x86_64: 6 slots in 6.1, 12 from 6.6 */
+	ck_assert_int_eq(reason_on("x86_64", k61, l6, &m), BTF_TRAMP_OK);
+	btfids_fmodel_loc_str(&m, 5, loc, sizeof(loc));
+	ck_assert_str_eq(loc, "r:5");
+	ck_assert_int_eq(reason_on("x86_64", k61, l7, &m), BTF_TRAMP_TOO_MANY_SLOTS);
+	ck_assert_int_eq(reason_on("x86_64", k65, l7, &m), BTF_TRAMP_TOO_MANY_SLOTS);
+	ck_assert_int_eq(reason_on("x86_64", k61, s5, &m), BTF_TRAMP_OK);
+	btfids_fmodel_loc_str(&m, 0, loc, sizeof(loc));
+	ck_assert_str_eq(loc, "r:0+r:1");
+	ck_assert_int_eq(reason_on("x86_64", k65, s7, &m), BTF_TRAMP_TOO_MANY_SLOTS);
+	ck_assert_int_eq(reason_on("x86_64", k66, l7, &m), BTF_TRAMP_OK);
+	btfids_fmodel_loc_str(&m, 6, loc, sizeof(loc));
+	ck_assert_str_eq(loc, "s:0");
+
+	/* arm64 6.1: 8 args, no struct; 6.5: 8 registers, structs in them */
+	ck_assert_int_eq(reason_on("arm64", k61, l8, &m), BTF_TRAMP_OK);
+	btfids_fmodel_loc_str(&m, 7, loc, sizeof(loc));
+	ck_assert_str_eq(loc, "r:7");
+	ck_assert_int_eq(reason_on("arm64", k61, l9, &m), BTF_TRAMP_ARCH_TOO_MANY_ARGS);
+	ck_assert_int_eq(reason_on("arm64", k61, s1, &m), BTF_TRAMP_STRUCT_ARG);
+	ck_assert_int_eq(reason_on("arm64", BTFIDS_KERNEL(6, 4), s1, &m), BTF_TRAMP_STRUCT_ARG);
+	ck_assert_int_eq(reason_on("arm64", k65, s1, &m), BTF_TRAMP_OK);
+	ck_assert_int_eq(reason_on("arm64", k65, s7, &m), BTF_TRAMP_OK);
+	btfids_fmodel_loc_str(&m, 6, loc, sizeof(loc));
+	ck_assert_str_eq(loc, "r:7");
+	ck_assert_int_eq(reason_on("arm64", k65, s8, &m), BTF_TRAMP_TOO_MANY_SLOTS);
+	ck_assert_int_eq(reason_on("arm64", k612, l9, &m), BTF_TRAMP_TOO_MANY_SLOTS);
+	ck_assert_int_eq(reason_on("arm64", k612, l7s, &m), BTF_TRAMP_TOO_MANY_SLOTS);
+	/* 6.16: the stack, a struct not; 6.17: a struct too */
+	ck_assert_int_eq(reason_on("arm64", BTFIDS_KERNEL(6, 16), l9, &m), BTF_TRAMP_OK);
+	btfids_fmodel_loc_str(&m, 8, loc, sizeof(loc));
+	ck_assert_str_eq(loc, "s:0");
+	ck_assert_int_eq(reason_on("arm64", BTFIDS_KERNEL(6, 16), l7s, &m),
+			 BTF_TRAMP_STRUCT_ON_STACK);
+	ck_assert_int_eq(reason_on("arm64", BTFIDS_KERNEL(6, 17), l7s, &m), BTF_TRAMP_OK);
+	btfids_fmodel_loc_str(&m, 7, loc, sizeof(loc));
+	ck_assert_str_eq(loc, "s:0+s:1");
+
+	/* riscv64 and s390x: none in 6.1; riscv64 8 registers until 6.11 */
+	ck_assert_int_eq(reason_on("riscv64", k61, l6, &m), BTF_TRAMP_NO_TRAMPOLINE);
+	ck_assert_int_eq(reason_on("s390x", k61, l6, &m), BTF_TRAMP_NO_TRAMPOLINE);
+	ck_assert_int_eq(reason_on("s390x", BTFIDS_KERNEL(6, 3), l9, &m), BTF_TRAMP_OK);
+	ck_assert_int_eq(reason_on("riscv64", BTFIDS_KERNEL(6, 3), l8, &m), BTF_TRAMP_OK);
+	ck_assert_int_eq(reason_on("riscv64", BTFIDS_KERNEL(6, 3), l9, &m),
+			 BTF_TRAMP_TOO_MANY_SLOTS);
+	ck_assert_int_eq(reason_on("riscv64", BTFIDS_KERNEL(6, 10), s8, &m),
+			 BTF_TRAMP_TOO_MANY_SLOTS);
+	ck_assert_int_eq(reason_on("riscv64", BTFIDS_KERNEL(6, 11), l9, &m), BTF_TRAMP_OK);
+	btfids_fmodel_loc_str(&m, 8, loc, sizeof(loc));
+	ck_assert_str_eq(loc, "s:0");
+	ck_assert_int_eq(reason_on("loongarch64", k61, l6, &m), BTF_TRAMP_NO_TRAMPOLINE);
+	ck_assert_int_eq(reason_on("powerpc64", k61, l6, &m), BTF_TRAMP_NO_TRAMPOLINE);
+
+	/* flags: int f(int, unsigned long long, struct s16) */
+	ck_assert_int_eq(reason_on("x86_64", k61, sg, &m), BTF_TRAMP_OK);
+	ck_assert_int_eq(m.ret_flags, 0);
+	ck_assert_int_eq(m.arg_flags[0], 0);
+	ck_assert_int_eq(m.arg_flags[1], 0);
+	ck_assert_int_eq(m.arg_flags[2], BTF_FMODEL_STRUCT_ARG);
+	ck_assert_int_eq(reason_on("x86_64", BTFIDS_KERNEL(6, 2), sg, &m), BTF_TRAMP_OK);
+	ck_assert_int_eq(m.ret_flags | m.arg_flags[0], 0);
+	ck_assert_int_eq(reason_on("x86_64", BTFIDS_KERNEL(6, 3), sg, &m), BTF_TRAMP_OK);
+	ck_assert_int_eq(m.ret_flags, BTF_FMODEL_SIGNED_ARG);
+	ck_assert_int_eq(m.arg_flags[0], BTF_FMODEL_SIGNED_ARG);
+	ck_assert_int_eq(m.arg_flags[1], 0);
+	ck_assert_int_eq(m.arg_flags[2], BTF_FMODEL_STRUCT_ARG);
+}
+END_TEST
+
 static Suite *models_suite(void)
 {
 	Suite *s = suite_create("models");
@@ -1134,6 +1239,7 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_kernel_version);
 	tcase_add_test(tc, t_flags_73);
 	tcase_add_test(tc, t_arch_versions);
+	tcase_add_test(tc, t_releases);
 	tcase_add_test(tc, t_json);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("kernels");
