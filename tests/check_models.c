@@ -1137,87 +1137,85 @@ END_TEST
 START_TEST(t_releases)
 {
 	int L = t_long, S = t_s16;
-	int l6 = FN("r_l6", 0, L, L, L, L, L, L);
-	int l7 = FN("r_l7", 0, L, L, L, L, L, L, L);
-	int l8 = FN("r_l8", 0, L, L, L, L, L, L, L, L);
-	int l9 = FN("r_l9", 0, L, L, L, L, L, L, L, L, L);
-	int s1 = FN("r_s1", 0, S);
-	int s5 = FN("r_s5", 0, S, L, L, L, L);		/* 6 slots, 5 args */
-	int s7 = FN("r_s7", 0, S, L, L, L, L, L, L);	/* 8 slots, 7 args */
-	int s8 = FN("r_s8", 0, S, L, L, L, L, L, L, L);	/* 9 slots, 8 args */
-	int l7s = FN("r_l7s", 0, L, L, L, L, L, L, L, S);	/* the struct spills */
-	int sg = FN("r_signed", t_int, t_int, t_ulonglong, S);
+	const int l6 = FN("r_l6", 0, L, L, L, L, L, L);
+	const int l7 = FN("r_l7", 0, L, L, L, L, L, L, L);
+	const int l8 = FN("r_l8", 0, L, L, L, L, L, L, L, L);
+	const int l9 = FN("r_l9", 0, L, L, L, L, L, L, L, L, L);
+	const int s1 = FN("r_s1", 0, S);
+	const int s5 = FN("r_s5", 0, S, L, L, L, L);		/* 6 slots, 5 args */
+	const int s7 = FN("r_s7", 0, S, L, L, L, L, L, L);	/* 8 slots, 7 args */
+	const int s8 = FN("r_s8", 0, S, L, L, L, L, L, L, L);	/* 9 slots, 8 args */
+	const int l7s = FN("r_l7s", 0, L, L, L, L, L, L, L, S);	/* the struct spills */
+	const int sg = FN("r_signed", t_int, t_int, t_ulonglong, S);
+	/* arch, kernel X.Y, FUNC, reason; for an attachable one: arg and its loc */
+	const struct {
+		const char *arch;
+		int major, minor, fn, reason, arg;
+		const char *loc;
+	} c[] = {
+		/* x86_64: 6 slots in 6.1, 12 from 6.6 */
+		{ "x86_64", 6, 1, l6, BTF_TRAMP_OK, 5, "r:5" },
+		{ "x86_64", 6, 1, l7, BTF_TRAMP_TOO_MANY_SLOTS },
+		{ "x86_64", 6, 5, l7, BTF_TRAMP_TOO_MANY_SLOTS },
+		{ "x86_64", 6, 1, s5, BTF_TRAMP_OK, 0, "r:0+r:1" },
+		{ "x86_64", 6, 5, s7, BTF_TRAMP_TOO_MANY_SLOTS },
+		{ "x86_64", 6, 6, l7, BTF_TRAMP_OK, 6, "s:0" },
+		/* arm64 6.1: 8 args, no struct; 6.5: 8 registers, structs in them */
+		{ "arm64", 6, 1, l8, BTF_TRAMP_OK, 7, "r:7" },
+		{ "arm64", 6, 1, l9, BTF_TRAMP_ARCH_TOO_MANY_ARGS },
+		{ "arm64", 6, 1, s1, BTF_TRAMP_STRUCT_ARG },
+		{ "arm64", 6, 4, s1, BTF_TRAMP_STRUCT_ARG },
+		{ "arm64", 6, 5, s1, BTF_TRAMP_OK, 0, "r:0+r:1" },
+		{ "arm64", 6, 5, s7, BTF_TRAMP_OK, 6, "r:7" },
+		{ "arm64", 6, 5, s8, BTF_TRAMP_TOO_MANY_SLOTS },
+		{ "arm64", 6, 12, l9, BTF_TRAMP_TOO_MANY_SLOTS },
+		{ "arm64", 6, 12, l7s, BTF_TRAMP_TOO_MANY_SLOTS },
+		/* 6.16: the stack, a struct not; 6.17: a struct too */
+		{ "arm64", 6, 16, l9, BTF_TRAMP_OK, 8, "s:0" },
+		{ "arm64", 6, 16, l7s, BTF_TRAMP_STRUCT_ON_STACK },
+		{ "arm64", 6, 17, l7s, BTF_TRAMP_OK, 7, "s:0+s:1" },
+		/* riscv64 and s390x: none in 6.1; riscv64 8 registers until 6.11 */
+		{ "riscv64", 6, 1, l6, BTF_TRAMP_NO_TRAMPOLINE },
+		{ "s390x", 6, 1, l6, BTF_TRAMP_NO_TRAMPOLINE },
+		{ "s390x", 6, 3, l9, BTF_TRAMP_OK, 8, "s:3" },
+		{ "riscv64", 6, 3, l8, BTF_TRAMP_OK, 7, "r:7" },
+		{ "riscv64", 6, 3, l9, BTF_TRAMP_TOO_MANY_SLOTS },
+		{ "riscv64", 6, 10, s8, BTF_TRAMP_TOO_MANY_SLOTS },
+		{ "riscv64", 6, 11, l9, BTF_TRAMP_OK, 8, "s:0" },
+		{ "loongarch64", 6, 1, l6, BTF_TRAMP_NO_TRAMPOLINE },
+		{ "powerpc64", 6, 1, l6, BTF_TRAMP_NO_TRAMPOLINE },
+	};
+	/* int f(int, unsigned long long, struct s16): ret, then arg flags */
+	const struct {
+		int major, minor;
+		uint8_t flags[4];
+	} f[] = {
+		{ 6, 1, { 0, 0, 0, BTF_FMODEL_STRUCT_ARG } },
+		{ 6, 2, { 0, 0, 0, BTF_FMODEL_STRUCT_ARG } },
+		{ 6, 3, { BTF_FMODEL_SIGNED_ARG, BTF_FMODEL_SIGNED_ARG, 0, BTF_FMODEL_STRUCT_ARG } },
+	};
 	struct btfids_fmodel m;
 	char loc[BTFIDS_FMODEL_LOC_LEN];
-	const unsigned int k61 = BTFIDS_KERNEL(6, 1), k65 = BTFIDS_KERNEL(6, 5);
-	const unsigned int k66 = BTFIDS_KERNEL(6, 6), k612 = BTFIDS_KERNEL(6, 12);
+	size_t i;
 
-	/* x86_64: 6 slots in 6.1, 12 from 6.6 */
-	ck_assert_int_eq(reason_on("x86_64", k61, l6, &m), BTF_TRAMP_OK);
-	btfids_fmodel_loc_str(&m, 5, loc, sizeof(loc));
-	ck_assert_str_eq(loc, "r:5");
-	ck_assert_int_eq(reason_on("x86_64", k61, l7, &m), BTF_TRAMP_TOO_MANY_SLOTS);
-	ck_assert_int_eq(reason_on("x86_64", k65, l7, &m), BTF_TRAMP_TOO_MANY_SLOTS);
-	ck_assert_int_eq(reason_on("x86_64", k61, s5, &m), BTF_TRAMP_OK);
-	btfids_fmodel_loc_str(&m, 0, loc, sizeof(loc));
-	ck_assert_str_eq(loc, "r:0+r:1");
-	ck_assert_int_eq(reason_on("x86_64", k65, s7, &m), BTF_TRAMP_TOO_MANY_SLOTS);
-	ck_assert_int_eq(reason_on("x86_64", k66, l7, &m), BTF_TRAMP_OK);
-	btfids_fmodel_loc_str(&m, 6, loc, sizeof(loc));
-	ck_assert_str_eq(loc, "s:0");
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		int r = reason_on(c[i].arch, BTFIDS_KERNEL(c[i].major, c[i].minor), c[i].fn, &m);
 
-	/* arm64 6.1: 8 args, no struct; 6.5: 8 registers, structs in them */
-	ck_assert_int_eq(reason_on("arm64", k61, l8, &m), BTF_TRAMP_OK);
-	btfids_fmodel_loc_str(&m, 7, loc, sizeof(loc));
-	ck_assert_str_eq(loc, "r:7");
-	ck_assert_int_eq(reason_on("arm64", k61, l9, &m), BTF_TRAMP_ARCH_TOO_MANY_ARGS);
-	ck_assert_int_eq(reason_on("arm64", k61, s1, &m), BTF_TRAMP_STRUCT_ARG);
-	ck_assert_int_eq(reason_on("arm64", BTFIDS_KERNEL(6, 4), s1, &m), BTF_TRAMP_STRUCT_ARG);
-	ck_assert_int_eq(reason_on("arm64", k65, s1, &m), BTF_TRAMP_OK);
-	ck_assert_int_eq(reason_on("arm64", k65, s7, &m), BTF_TRAMP_OK);
-	btfids_fmodel_loc_str(&m, 6, loc, sizeof(loc));
-	ck_assert_str_eq(loc, "r:7");
-	ck_assert_int_eq(reason_on("arm64", k65, s8, &m), BTF_TRAMP_TOO_MANY_SLOTS);
-	ck_assert_int_eq(reason_on("arm64", k612, l9, &m), BTF_TRAMP_TOO_MANY_SLOTS);
-	ck_assert_int_eq(reason_on("arm64", k612, l7s, &m), BTF_TRAMP_TOO_MANY_SLOTS);
-	/* 6.16: the stack, a struct not; 6.17: a struct too */
-	ck_assert_int_eq(reason_on("arm64", BTFIDS_KERNEL(6, 16), l9, &m), BTF_TRAMP_OK);
-	btfids_fmodel_loc_str(&m, 8, loc, sizeof(loc));
-	ck_assert_str_eq(loc, "s:0");
-	ck_assert_int_eq(reason_on("arm64", BTFIDS_KERNEL(6, 16), l7s, &m),
-			 BTF_TRAMP_STRUCT_ON_STACK);
-	ck_assert_int_eq(reason_on("arm64", BTFIDS_KERNEL(6, 17), l7s, &m), BTF_TRAMP_OK);
-	btfids_fmodel_loc_str(&m, 7, loc, sizeof(loc));
-	ck_assert_str_eq(loc, "s:0+s:1");
-
-	/* riscv64 and s390x: none in 6.1; riscv64 8 registers until 6.11 */
-	ck_assert_int_eq(reason_on("riscv64", k61, l6, &m), BTF_TRAMP_NO_TRAMPOLINE);
-	ck_assert_int_eq(reason_on("s390x", k61, l6, &m), BTF_TRAMP_NO_TRAMPOLINE);
-	ck_assert_int_eq(reason_on("s390x", BTFIDS_KERNEL(6, 3), l9, &m), BTF_TRAMP_OK);
-	ck_assert_int_eq(reason_on("riscv64", BTFIDS_KERNEL(6, 3), l8, &m), BTF_TRAMP_OK);
-	ck_assert_int_eq(reason_on("riscv64", BTFIDS_KERNEL(6, 3), l9, &m),
-			 BTF_TRAMP_TOO_MANY_SLOTS);
-	ck_assert_int_eq(reason_on("riscv64", BTFIDS_KERNEL(6, 10), s8, &m),
-			 BTF_TRAMP_TOO_MANY_SLOTS);
-	ck_assert_int_eq(reason_on("riscv64", BTFIDS_KERNEL(6, 11), l9, &m), BTF_TRAMP_OK);
-	btfids_fmodel_loc_str(&m, 8, loc, sizeof(loc));
-	ck_assert_str_eq(loc, "s:0");
-	ck_assert_int_eq(reason_on("loongarch64", k61, l6, &m), BTF_TRAMP_NO_TRAMPOLINE);
-	ck_assert_int_eq(reason_on("powerpc64", k61, l6, &m), BTF_TRAMP_NO_TRAMPOLINE);
-
-	/* flags: int f(int, unsigned long long, struct s16) */
-	ck_assert_int_eq(reason_on("x86_64", k61, sg, &m), BTF_TRAMP_OK);
-	ck_assert_int_eq(m.ret_flags, 0);
-	ck_assert_int_eq(m.arg_flags[0], 0);
-	ck_assert_int_eq(m.arg_flags[1], 0);
-	ck_assert_int_eq(m.arg_flags[2], BTF_FMODEL_STRUCT_ARG);
-	ck_assert_int_eq(reason_on("x86_64", BTFIDS_KERNEL(6, 2), sg, &m), BTF_TRAMP_OK);
-	ck_assert_int_eq(m.ret_flags | m.arg_flags[0], 0);
-	ck_assert_int_eq(reason_on("x86_64", BTFIDS_KERNEL(6, 3), sg, &m), BTF_TRAMP_OK);
-	ck_assert_int_eq(m.ret_flags, BTF_FMODEL_SIGNED_ARG);
-	ck_assert_int_eq(m.arg_flags[0], BTF_FMODEL_SIGNED_ARG);
-	ck_assert_int_eq(m.arg_flags[1], 0);
-	ck_assert_int_eq(m.arg_flags[2], BTF_FMODEL_STRUCT_ARG);
+		ck_assert_msg(r == c[i].reason, "case %zu (%s %d.%d): reason %s, expected %s", i,
+			      c[i].arch, c[i].major, c[i].minor, btfids_fmodel_reason_str(r) ?: "ok",
+			      btfids_fmodel_reason_str(c[i].reason) ?: "ok");
+		if (!c[i].loc)
+			continue;
+		btfids_fmodel_loc_str(&m, c[i].arg, loc, sizeof(loc));
+		ck_assert_msg(!strcmp(loc, c[i].loc), "case %zu: arg %d at %s, expected %s", i,
+			      c[i].arg, loc, c[i].loc);
+	}
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		ck_assert_int_eq(reason_on("x86_64", BTFIDS_KERNEL(f[i].major, f[i].minor), sg, &m),
+				 BTF_TRAMP_OK);
+		ck_assert_int_eq(m.ret_flags, f[i].flags[0]);
+		ck_assert_int_eq(memcmp(m.arg_flags, f[i].flags + 1, 3), 0);
+	}
 }
 END_TEST
 
