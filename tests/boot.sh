@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # boot.sh [VERSION] - proven by a running kernel: relink the kbuild-tiny tree
-# of Linux VERSION (default 6.12) with RESOLVE_BTFIDS=btfids, boot its
+# of Linux VERSION (default 6.12; 6.1, 7.3 too) with RESOLVE_BTFIDS=btfids, boot its
 # bzImage under qemu-system-x86_64 (TCG) with an initramfs whose /init
 # (tests/boot/*.c, static) lets the kernel judge btfids' output:
 #   ids     BPF programs whose loading depends on the .BTF_ids slots
@@ -63,6 +63,8 @@ trap 'rm -rf "$tmp"' EXIT
 CFLAGS_GUEST="-O2 -g -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE"
 if ! clang -target bpf -O2 -g -Wall -Werror -I/usr/include/x86_64-linux-gnu \
 	-c "$S/ids.bpf.c" -o "$tmp/ids.bpf.o" 2>"$tmp/err" ||
+   ! clang -target bpf -O2 -g -Wall -Werror -I/usr/include/x86_64-linux-gnu -DIDS61 \
+	-c "$S/ids.bpf.c" -o "$tmp/ids61.bpf.o" 2>>"$tmp/err" ||
    ! ${CC:-gcc} $CFLAGS_GUEST -static -o "$tmp/init" "$S"/init.c "$S"/ids.c "$S"/models.c \
 	"$S"/args.c -lbpf -lelf -lz 2>>"$tmp/err"; then
 	echo "boot: $V FAILED (cannot build the guest program: $(head -3 "$tmp/err"))"
@@ -132,6 +134,7 @@ dir /proc 0755 0 0
 dir /sys 0755 0 0
 file /init $tmp/init 0755 0 0
 file /ids.bpf.o $tmp/ids.bpf.o 0644 0 0
+file /ids61.bpf.o $tmp/ids61.bpf.o 0644 0 0
 file /models.txt $tmp/models.txt 0644 0 0
 file /args.txt $tmp/args.txt 0644 0 0
 file /budget.txt $tmp/budget.txt 0644 0 0
