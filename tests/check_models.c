@@ -735,6 +735,46 @@ END_TEST
  * them at run time; natively and under qemu-user. Then `btfids models ELF`
  * reads the stored table back.
  */
+/* The fx_m_seven line of `btfids models ELF` (the stored tables) in @line. */
+static void seven_line(const char *elf, char *line, size_t len)
+{
+	char cmd[1024];
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "%s models %s | grep '\"fx_m_seven\"'", tl_btfids(), elf);
+	p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	ck_assert_ptr_nonnull(fgets(line, len, p));
+	pclose(p);
+}
+
+/*
+ * The tables resolve writes follow the ELF's release: the native image
+ * resolved again as a 6.1 kernel (--kernel 6.1) stores fx_m_seven (7 args,
+ * 7 slots) as not attachable, as the 6.1 x86 trampoline refuses more than
+ * 6 (v6.1 arch_prepare_bpf_trampoline(), "nr_regs > 6"), and without
+ * SIGNED_ARG on its longs (49f67f393ff2, v6.3); with no release, the
+ * newest rules attach it.
+ */
+static void e2e_release(const char *dir)
+{
+	char cmd[2048], elf[512], line[1024];
+
+	snprintf(elf, sizeof(elf), "%s/models/native/tramp", dir);
+	seven_line(elf, line, sizeof(line));
+	ck_assert_msg(strstr(line, "\"attachable\":true") &&
+		      strstr(line, "\"arg_flags\":[2,2,2,2,2,2,2]"), "newest rules: %s", line);
+	snprintf(cmd, sizeof(cmd), "cp %s %s61 && %s --kernel 6.1 %s61 2>/dev/null", elf, elf,
+		 tl_btfids(), elf);
+	ck_assert_int_eq(system(cmd), 0);
+	strcat(elf, "61");
+	seven_line(elf, line, sizeof(line));
+	ck_assert_msg(strstr(line, "\"attachable\":false,\"reason\":\"too-many-slots\""),
+		      "6.1 rules: %s", line);
+	/* its signed longs: SIGNED_ARG since 6.3 only */
+	ck_assert_msg(strstr(line, "\"arg_flags\":[0,0,0,0,0,0,0]"), "6.1 flags: %s", line);
+}
+
 START_TEST(t_e2e)
 {
 	static const char *const triples[] = { "", "aarch64-linux-gnu", "s390x-linux-gnu",
@@ -764,6 +804,7 @@ START_TEST(t_e2e)
 	ck_assert_int_eq(pclose(p), 0);
 	ck_assert_int_eq(n, 7);		/* 4 + 3 functions in two sets */
 	ck_assert_int_eq(missing, 1);
+	e2e_release(tl_build_dir());
 }
 END_TEST
 
