@@ -315,8 +315,8 @@ static bool is_struct(const struct btfids_fmodel *m, unsigned int i)
  * nr_regs = nr_args plus the extra 8-byte slots of every arg over 8 bytes
  * (a 16-byte int counts 2, as a 16-byte struct does: the loop has no
  * STRUCT_ARG test in the Debian 6.1.192 and 6.12 trees nor in v7.3;
- * upstream v6.1 to v6.18 tested STRUCT_ARG there, a9c5ad31fbdc, later
- * dropped and backported to those stable trees; we follow the stable
+ * upstream counted the struct args only from a9c5ad31fbdc, v6.1, into
+ * 2025, a test later dropped, in the stable trees too: we follow the
  * trees Debian ships), refused when above MAX_BPF_FUNC_ARGS (12).
  * save_args(): an arg whose slots all fit in the registers left (rdi rsi
  * rdx rcx r8 r9) is in them, else it is copied whole from the caller's
@@ -365,7 +365,8 @@ static unsigned int struct_extra_slots(const struct btfids_fmodel *m)
  * arm64 before v6.16: only x0..x7, saved one after the other.
  *  - v6.0 (efc9909fdce0, the first arm64 trampoline) to v6.4,
  *    arch_prepare_bpf_trampoline() of the 6.1 tree: nr_args > 8, then any
- *    STRUCT_ARG, is -ENOTSUPP; save_args() stores x0..x(nr_args - 1);
+ *    STRUCT_ARG, is -ENOTSUPP; save_args() stores x0..x(nr_args - 1)
+ *    (a 16-byte int is placed by its registers below all the same);
  *  - 90564f1e3dd6 ("arm64,bpf: Support struct arguments in the BPF
  *    trampoline", v6.5) to v6.15: nregs = nr_args plus the extra slots
  *    of the STRUCT_ARG args (not of a 16-byte int), > 8 is -ENOTSUPP.
