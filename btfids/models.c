@@ -4,8 +4,8 @@
  *
  *   btfids models --all [--arch NAME] [--kernel X.Y] [-b BASE] FILE
  *       every FUNC of FILE's BTF (an ELF with .BTF, or raw BTF, which
- *       needs --arch), computed now, in BTF ID order; --kernel: the
- *       distill rules of an older kernel (unions before 6.18);
+ *       needs --arch), computed now, in BTF ID order, by the rules of the
+ *       release the ELF says it is, or of --kernel (6.1 on; fmodel.h);
  *   btfids models [-b BASE] ELF
  *       the trampoline tables stored in ELF's .BTF_tramp, read back from
  *       their bytes (not recomputed), each table in BTF ID order; BASE
@@ -93,8 +93,8 @@ static void usage(FILE *f)
 		"  --arch NAME        target for raw BTF: x86_64 arm64 s390x riscv64\n"
 		"                     loongarch64 powerpc64 powerpc64le i386 arm mips\n"
 		"                     powerpc riscv32 (for an ELF: overrides e_machine)\n"
-		"  --kernel X.Y       the distill rules of that kernel (default: the newest,\n"
-		"                     v6.18's; before 6.18 a union argument is refused)\n"
+		"  --kernel X.Y       the rules of that kernel, 6.1 on (default: the release\n"
+		"                     the ELF says, else the newest, v6.18's)\n"
 		"  -b, --btf_base F   base BTF when FILE's BTF is split (a module)\n"
 		"      --btf BTF      a v2 table's BTF (raw or ELF): names, crc32; needed\n"
 		"                     for a raw FILE.BTF_tramp\n"
