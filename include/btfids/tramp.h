@@ -126,14 +126,14 @@ enum btf_tramp_reason {
 	BTF_TRAMP_ARG_UNSUPPORTED,	/* "arg-unsupported": bad type or > 16 bytes */
 	BTF_TRAMP_VOID_ARG,		/* "void-arg": size 0 */
 	BTF_TRAMP_NO_TRAMPOLINE,	/* "no-trampoline": the arch has none */
-	BTF_TRAMP_TOO_MANY_SLOTS,	/* "too-many-slots": x86_64, powerpc64;
-					 * arm64 v6.5-v6.15, riscv64 v6.3-v6.10 */
-	BTF_TRAMP_STRUCT_ON_STACK,	/* "struct-on-stack": arm64 v6.16 only
-					 * (9014cf56f13d to dc704d0cfa43) */
-	BTF_TRAMP_ARCH_TOO_MANY_ARGS,	/* "arch-too-many-args": loongarch64 > 8,
-					 * arm64 > 8 before v6.5 */
-	BTF_TRAMP_STRUCT_ARG,		/* "struct-arg": loongarch64, arm64
-					 * before v6.5 */
+	/* "too-many-slots": x86_64, powerpc64; arm64 v6.5-v6.15, riscv64 v6.3-v6.10 */
+	BTF_TRAMP_TOO_MANY_SLOTS,
+	/* "struct-on-stack": arm64 v6.16 only (9014cf56f13d to dc704d0cfa43) */
+	BTF_TRAMP_STRUCT_ON_STACK,
+	/* "arch-too-many-args": loongarch64 > 8, arm64 > 8 before v6.5 */
+	BTF_TRAMP_ARCH_TOO_MANY_ARGS,
+	/* "struct-arg": loongarch64, arm64 before v6.5 */
+	BTF_TRAMP_STRUCT_ARG,
 	BTF_TRAMP_UNRESOLVED,		/* "unresolved": v1 only, a name not in BTF */
 	BTF_TRAMP_NR_REASONS,
 };
