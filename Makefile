@@ -35,19 +35,22 @@ LIBBPF_FROM := $(shell cat $(LIBBPF_SRC)/SOURCE 2>/dev/null || echo $(LIBBPF_SRC
 CFLAGS	+= -I$(LIBBPF_INC) -I$(LIBBPF_SRC)/tools/include/uapi \
 	   -DBTFIDS_LIBBPF_FROM='"$(LIBBPF_FROM)"'
 
-LIBS	:= $(LIBBPF_A) $(shell $(PKG_CONFIG) --libs libelf zlib 2>/dev/null || echo -lelf -lz)
-CFLAGS	+= $(shell $(PKG_CONFIG) --cflags libelf zlib 2>/dev/null)
+# libdw (elfutils, as libelf): the DWARF of an object without a release
+# (btfids/srctree.c)
+LIBS	:= $(LIBBPF_A) $(shell $(PKG_CONFIG) --libs libdw libelf zlib 2>/dev/null || echo -ldw -lelf -lz)
+CFLAGS	+= $(shell $(PKG_CONFIG) --cflags libdw libelf zlib 2>/dev/null)
 
-# The btfids binary links libelf and zlib statically too (their .a come
-# with the same Debian -dev packages): without the dynamic loader's
+# The btfids binary links libdw, libelf and zlib statically too (their .a
+# come with the same Debian -dev packages, libdw's with liblzma and libbz2
+# for compressed sections): without the dynamic loader's
 # relocations a vmlinux run is about 1 ms (10%) shorter (bench/run).
-# LINK=shared links the shared libelf and zlib instead (distribution builds;
+# LINK=shared links the shared libdw, libelf and zlib instead (distribution builds;
 # the Debian package: Debian wants no embedded copy of zlib).
 # Test binaries always link the shared ones.
 # With -static in LDFLAGS everything is static already: no -Bdynamic then.
 LINK	?= static
-STATIC_LIBS := $(shell $(PKG_CONFIG) --static --libs libelf zlib 2>/dev/null || \
-		 echo -lelf -lz)
+STATIC_LIBS := $(shell $(PKG_CONFIG) --static --libs libdw libelf zlib 2>/dev/null || \
+		 echo -ldw -lelf -llzma -lbz2 -lz)
 ifneq ($(filter -static,$(LDFLAGS)),)
 BIN_LIBS := $(LIBBPF_A) $(STATIC_LIBS)
 else ifeq ($(LINK),static)

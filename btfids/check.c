@@ -5,9 +5,12 @@
  *
  * Per file, top to bottom: open (read-only) -> collect symbols -> load
  * BTF -> look up -> lay out lists and sets -> index BTF names -> find
- * (findings.c) -> print. The findings are data; one printer per finding
- * renders it as text, JSON or a GitHub annotation, and the text of the
- * message and hint is the same in all three.
+ * (findings.c) -> place the findings' slots in the kernel sources, when
+ * the file is in a kernel tree or --source names one (srcloc.c) -> print.
+ * The findings are data; one printer per finding renders it as text, JSON
+ * or a GitHub annotation, and the text of the message and hint, and the
+ * places (the first one is where the finding is shown), are the same in
+ * all three.
  *
  * Exit status: 0 clean, 1 findings, 2 bad input or usage (--werror: 2 for
  * findings too). With several files the worst status wins.
@@ -16,11 +19,13 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "btfids.h"
 #include "btfids/findings.h"
 #include "btfids/lookup.h"
 #include "btfids/output.h"
+#include "btfids/srcloc.h"
 
 #define CHECK_CLEAN	0
 #define CHECK_FINDINGS	1
@@ -29,9 +34,11 @@
 struct check_opts {
 	const char *btf_path;
 	const char *base_path;
+	const char *source;		/* --source: the kernel tree, absolute */
 	bool verify;
 	bool werror;
 	struct btf *base;		/* parsed once, for every module */
+	struct btfids_src_tree tree;	/* the last tree used, for the next file */
 	struct btfids_report rep;
 	struct btfids_out out;
 	/* totals for the summary */
@@ -50,13 +57,15 @@ struct checked {
 	struct btfids_layout l;
 	struct btfids_names names;
 	struct btfids_findings f;
+	const char *root;		/* the kernel tree searched, or NULL */
+	struct btfids_srcmap map;	/* where the findings' slots were declared */
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: btfids check [--format=text|json|github] [-b BASE] [--btf FILE]\n"
-		"                    [--verify] [--werror] ELF...\n\n"
+		"                    [--source DIR] [--verify] [--werror] ELF...\n\n"
 		"Report what is wrong with the .BTF_ids of each ELF (vmlinux or module),\n"
 		"without changing it: names that do not resolve (with the closest BTF names),\n"
 		"names with several BTF types, kfuncs with different flags in different\n"
@@ -66,6 +75,9 @@ static void usage(FILE *f)
 		"  -b, --btf_base BASE   base BTF for modules (vmlinux or raw BTF); a vmlinux\n"
 		"                        in the same run is read on its own BTF\n"
 		"      --btf FILE        read BTF from FILE instead of the ELF's .BTF\n"
+		"      --source DIR      the kernel tree the ELF was built from, to point each\n"
+		"                        finding at its BTF_ID() line (default: the tree the\n"
+		"                        ELF sits in, if any)\n"
 		"      --verify          also compare the stored IDs, counts and order with\n"
 		"                        what the BTF gives now (for resolved files)\n"
 		"      --werror          exit 2, not 1, when there are findings\n"
@@ -79,6 +91,64 @@ static int load_btf(struct check_opts *o, struct checked *c)
 	struct btf *base = c->e.type == ET_REL ? o->base : NULL;
 
 	return btfids_btf_load(&c->e, o->btf_path, base, &c->btf, &o->rep);
+}
+
+/* The slots and sets @c's findings are about. */
+static int wanted(const struct checked *c, bool **slot, bool **set)
+{
+	size_t i, k;
+
+	*slot = calloc(c->s.nr_slots + 1, sizeof(**slot));
+	*set = calloc(c->s.nr_sets + 1, sizeof(**set));
+	if (!*slot || !*set)
+		return -ENOMEM;
+	for (i = 0; i < c->f.n; i++) {
+		const struct btfids_finding *f = &c->f.v[i];
+
+		for (k = 0; k < f->nr_slots; k++)
+			(*slot)[f->slots[k]] = true;
+		if (f->type == BTFIDS_F_STALE && f->stale != BTFIDS_STALE_ID)
+			(*set)[c->l.groups[f->refs[0]].set - c->s.sets] = true;
+	}
+	return 0;
+}
+
+/*
+ * Place the findings in the kernel tree: --source, or the one the file
+ * sits in; none, and the findings stay on the file. Returns 0 or -ENOMEM.
+ */
+static int locate(struct check_opts *o, struct checked *c)
+{
+	bool *slot = NULL, *set = NULL;
+	char *found = NULL;
+	const char *root = o->source;
+	int err;
+
+	if (!c->f.n)
+		return 0;
+	if (!root) {
+		err = btfids_src_find_tree(c->path, &found);
+		if (err)
+			return err == -ENOMEM ? err : 0;
+		root = found;
+	}
+	if (!o->tree.root || strcmp(o->tree.root, root)) {
+		btfids_src_tree_free(&o->tree);
+		err = btfids_src_tree_init(&o->tree, root);
+		free(found);
+		if (err)
+			return err;
+	} else {
+		free(found);
+	}
+	err = wanted(c, &slot, &set);
+	if (!err)
+		err = btfids_srcmap_build(&c->map, &o->tree, &c->e, &c->s, slot, set);
+	if (!err)
+		c->root = o->tree.root;
+	free(slot);
+	free(set);
+	return err;
 }
 
 /* Read and analyse one file; errors go to o->rep. */
@@ -107,6 +177,8 @@ static int analyse(struct check_opts *o, struct checked *c)
 		err = -ENOMEM;
 	if (!err && btfids_findings_collect(&c->s, &c->l, &c->names, o->verify, &c->f))
 		err = -ENOMEM;
+	if (!err)
+		err = locate(o, c);
 	if (err == -ENOMEM)
 		btfids_err(&o->rep, c->path, "out of memory");
 	return err;
@@ -114,6 +186,7 @@ static int analyse(struct check_opts *o, struct checked *c)
 
 static void release(struct checked *c)
 {
+	btfids_srcmap_free(&c->map);
 	btfids_findings_free(&c->f);
 	btfids_names_free(&c->names);
 	btfids_layout_free(&c->l);
@@ -276,16 +349,62 @@ static char *render(writer_fn fn, const struct checked *c, const struct btfids_f
 	return buf;
 }
 
-/* The three lines every format prints: what, where, what to do. */
-struct texts {
-	char *headline, *where, *hint;
+/* One place a finding is about: a slot's (or a set's) and its list or set. */
+struct place {
+	const struct btfids_srcloc *loc;	/* NULL: no kernel tree was searched */
+	size_t group;				/* in c->l.groups */
 };
 
-static void texts_make(struct texts *t, const struct checked *c, const struct btfids_finding *f)
+/* The three lines every format prints (what, where, what to do), and the places. */
+struct texts {
+	char *headline, *where, *hint;
+	struct place *places;
+	size_t nr_places;
+	size_t shown;		/* the place it is shown at: the first with a line, */
+				/* else the first with a file; nr_places: the ELF */
+};
+
+/* The places of @f, in address order: its slots, or its set's START. */
+static int places_make(struct texts *t, const struct checked *c, const struct btfids_finding *f)
 {
+	bool whole_set = f->type == BTFIDS_F_STALE && f->stale != BTFIDS_STALE_ID;
+	size_t n = whole_set ? 1 : f->nr_slots, i;
+
+	t->places = calloc(n + 1, sizeof(*t->places));
+	if (!t->places)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct place *p = &t->places[i];
+
+		if (whole_set) {
+			p->group = f->refs[0];
+			p->loc = c->root ? &c->map.set[c->l.groups[p->group].set - c->s.sets] : NULL;
+		} else {
+			p->group = c->l.slot_group[f->slots[i]];
+			p->loc = c->root ? &c->map.slot[f->slots[i]] : NULL;
+		}
+	}
+	t->nr_places = n;
+	t->shown = n;
+	if (!c->root)
+		return 0;
+	for (t->shown = 0; t->shown < n && !t->places[t->shown].loc->line; t->shown++)
+		;
+	if (t->shown == n)
+		for (t->shown = 0; t->shown < n && !t->places[t->shown].loc->file; t->shown++)
+			;
+	return 0;
+}
+
+static int texts_make(struct texts *t, const struct checked *c, const struct btfids_finding *f)
+{
+	memset(t, 0, sizeof(*t));
 	t->headline = render(headline, c, f);
 	t->where = render(where, c, f);
 	t->hint = render(hint, c, f);
+	if (!t->headline || !t->hint || places_make(t, c, f))
+		return -ENOMEM;
+	return 0;
 }
 
 static void texts_free(struct texts *t)
@@ -293,6 +412,7 @@ static void texts_free(struct texts *t)
 	free(t->headline);
 	free(t->where);
 	free(t->hint);
+	free(t->places);
 }
 
 static const char *severity(const struct btfids_finding *f)
@@ -300,35 +420,156 @@ static const char *severity(const struct btfids_finding *f)
 	return btfids_finding_is_error(f->type) ? "error" : "warning";
 }
 
+static const char *why(const struct btfids_srcloc *at)
+{
+	return at->why ? at->why : "not asked for";
+}
+
+/* The place the finding is shown at, or NULL (then it is the ELF's). */
+static const struct btfids_srcloc *shown(const struct texts *t)
+{
+	return t->shown < t->nr_places ? t->places[t->shown].loc : NULL;
+}
+
+/* Why the shown place has no line, when a tree was searched; else NULL. */
+static const char *not_placed(const struct texts *t)
+{
+	const struct btfids_srcloc *at = shown(t);
+
+	if (!t->nr_places || !t->places[0].loc || (at && at->line))
+		return NULL;
+	return why(at ? at : t->places[0].loc);
+}
+
+/* "kernel/bpf/btf.c:123", "kernel/bpf/btf.c" or the ELF: compilers' and kbuild's prefix */
+static void put_at(FILE *m, const struct checked *c, const struct btfids_srcloc *at)
+{
+	if (!at || !at->file)
+		fputs(c->path, m);
+	else if (!at->line)
+		fputs(at->file, m);
+	else
+		fprintf(m, "%s:%u", at->file, at->line);
+}
+
+/* ", in set8 X" (@sep ", in ") */
+static void put_place_group(FILE *m, const struct checked *c, const struct place *p,
+			    const char *sep)
+{
+	if (p->group != BTFIDS_NONE) {
+		fputs(sep, m);
+		put_group(m, &c->l.groups[p->group]);
+	}
+}
+
 /*
- * Error or warning, then where and what to do, indented. A hint that only
- * repeats the one just above (same kind of finding) is left out.
+ * The places other than the shown one, for notes: none without a tree, and
+ * none that only repeat the shown place's "not placed" with the same why.
+ */
+static bool other_place(const struct checked *c, const struct texts *t, size_t i)
+{
+	const struct btfids_srcloc *loc = t->places[i].loc, *at = shown(t);
+	const char *np = not_placed(t);
+
+	if (!c->root || i == t->shown)
+		return false;
+	return loc->file || (at && at->file) || !np || strcmp(why(loc), np);
+}
+
+/* Text: each other place on a line of its own, as a compiler's note. */
+static void text_notes(FILE *out, const struct checked *c, const struct texts *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_places; i++) {
+		const struct place *p = &t->places[i];
+
+		if (!other_place(c, t, i))
+			continue;
+		put_at(out, c, p->loc);
+		fputs(": note: also named here", out);
+		put_place_group(out, c, p, ", in ");
+		if (!p->loc->line)
+			fprintf(out, " (not placed in the source: %s)", why(p->loc));
+		fputc('\n', out);
+	}
+}
+
+/*
+ * Error or warning, then where and what to do, indented, each line
+ * starting with the place ("path:line: " like a compiler, or the ELF);
+ * then the other places. A hint that only repeats the one just above
+ * (same kind of finding) is left out.
  */
 static void print_text(struct check_opts *o, const struct checked *c,
 		       const struct btfids_finding *f, const struct texts *t)
 {
-	FILE *out = o->out.out;
 	bool repeat = f > c->f.v && f[-1].type == f->type && f->type != BTFIDS_F_UNRESOLVED;
+	FILE *out = o->out.out;
+	char *at = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&at, &len);
 
-	fprintf(out, "%s: %s: %s\n", c->path, severity(f), t->headline);
+	if (!m)
+		return;
+	put_at(m, c, shown(t));
+	fclose(m);
+	fprintf(out, "%s: %s: %s\n", at, severity(f), t->headline);
 	if (t->where)
-		fprintf(out, "%s:   %s\n", c->path, t->where);
+		fprintf(out, "%s:   %s\n", at, t->where);
 	if (!repeat)
-		fprintf(out, "%s:   %s\n", c->path, t->hint);
+		fprintf(out, "%s:   %s\n", at, t->hint);
+	if (not_placed(t))
+		fprintf(out, "%s:   not placed in the source: %s\n", at, not_placed(t));
+	text_notes(out, c, t);
+	free(at);
+}
+
+/* GitHub: one annotation, at the shown place; the other places in its message. */
+static void github_message(FILE *m, const struct checked *c, const struct texts *t)
+{
+	size_t i;
+
+	fprintf(m, "%s\n%s%s%s", t->headline, t->where ? t->where : "", t->where ? "\n" : "",
+		t->hint);
+	if (not_placed(t))
+		fprintf(m, "\nnot placed in the source: %s", not_placed(t));
+	for (i = 0; i < t->nr_places; i++) {
+		const struct place *p = &t->places[i];
+
+		if (!other_place(c, t, i))
+			continue;
+		fputs("\nalso named", m);
+		if (p->loc->file) {
+			fputs(p->loc->line ? " at " : " in ", m);
+			put_at(m, c, p->loc);
+		}
+		put_place_group(m, c, p, p->loc->file ? ", in " : " in ");
+		if (!p->loc->line)
+			fprintf(m, " (not placed in the source: %s)", why(p->loc));
+	}
+	if (shown(t) && shown(t)->file)
+		fprintf(m, "\n(in %s)", c->path);
 }
 
 static void print_github(struct check_opts *o, const struct checked *c,
 			 const struct btfids_finding *f, const struct texts *t)
 {
+	const struct btfids_srcloc *at = shown(t);
 	char *title = NULL, *msg = NULL;
+	size_t len = 0;
+	FILE *m;
 
 	if (asprintf(&title, "btfids: %s %s %s", btfids_finding_type_str(f->type),
 		     f->kind, f->name) < 0)
 		title = NULL;
-	if (asprintf(&msg, "%s\n%s%s%s", t->headline, t->where ? t->where : "",
-		     t->where ? "\n" : "", t->hint) < 0)
-		msg = NULL;
-	btfids_out_annotation(&o->out, severity(f), c->path, title, msg ? msg : t->headline);
+	m = open_memstream(&msg, &len);
+	if (m) {
+		github_message(m, c, t);
+		fclose(m);
+	}
+	btfids_out_annotation(&o->out, severity(f), at && at->file ? at->file : c->path,
+			      at ? at->line : 0, title, msg ? msg : t->headline);
 	free(title);
 	free(msg);
 }
@@ -373,6 +614,45 @@ static void json_suggestions(struct btfids_json *j, const struct btfids_finding 
 	btfids_json_end_array(j);
 }
 
+static void json_file_line(struct btfids_json *j, const struct btfids_srcloc *at)
+{
+	btfids_json_name(j, "file");
+	if (at && at->file)
+		btfids_json_string(j, at->file);
+	else
+		btfids_json_null(j);
+	btfids_json_name(j, "line");
+	if (at && at->line)
+		btfids_json_uint(j, at->line);
+	else
+		btfids_json_null(j);
+}
+
+/* "file"/"line": the shown place; "locations": every place */
+static void json_places(struct btfids_json *j, const struct checked *c, const struct texts *t)
+{
+	size_t i;
+
+	json_file_line(j, shown(t));
+	btfids_json_name(j, "locations");
+	btfids_json_start_array(j);
+	for (i = 0; i < t->nr_places; i++) {
+		const struct place *p = &t->places[i];
+		const struct btfids_group *g = &c->l.groups[p->group];
+
+		btfids_json_start_object(j);
+		json_file_line(j, p->loc);
+		if (p->group != BTFIDS_NONE) {
+			btfids_json_string_field(j, "set", g->name);
+			btfids_json_string_field(j, "set_kind", btfids_group_kind_str(g->kind));
+		}
+		if (p->loc && !p->loc->line)
+			btfids_json_string_field(j, "why", why(p->loc));
+		btfids_json_end_object(j);
+	}
+	btfids_json_end_array(j);
+}
+
 static void print_json(struct check_opts *o, const struct checked *c,
 		       const struct btfids_finding *f, const struct texts *t)
 {
@@ -397,6 +677,7 @@ static void print_json(struct check_opts *o, const struct checked *c,
 		btfids_json_uint_field(j, "times", f->times);
 	btfids_json_string_field(j, "message", t->headline);
 	btfids_json_string_field(j, "hint", t->hint);
+	json_places(j, c, t);
 	btfids_json_end_object(j);
 }
 
@@ -406,8 +687,7 @@ static void print_finding(struct check_opts *o, const struct checked *c,
 {
 	struct texts t;
 
-	texts_make(&t, c, f);
-	if (!t.headline || !t.hint) {
+	if (texts_make(&t, c, f)) {
 		fprintf(o->out.err, "btfids check: out of memory\n");
 	} else if (o->out.fmt == BTFIDS_FMT_JSON) {
 		print_json(o, c, f, &t);
@@ -483,6 +763,11 @@ static void file_json(struct check_opts *o, const struct checked *c)
 
 	btfids_json_start_object(j);
 	btfids_json_string_field(j, "file", c->path);
+	btfids_json_name(j, "source");
+	if (c->root)
+		btfids_json_string(j, c->root);
+	else
+		btfids_json_null(j);
 	btfids_json_name(j, "findings");
 	btfids_json_start_array(j);
 	for (i = 0; i < c->f.n; i++)
@@ -561,12 +846,13 @@ static void summary(struct check_opts *o)
 	fputc('\n', out);
 }
 
-enum { OPT_BTF = 256, OPT_FORMAT, OPT_VERIFY, OPT_WERROR };
+enum { OPT_BTF = 256, OPT_FORMAT, OPT_SOURCE, OPT_VERIFY, OPT_WERROR };
 
 static const struct option long_opts[] = {
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "btf", required_argument, NULL, OPT_BTF },
 	{ "btf_base", required_argument, NULL, 'b' },
+	{ "source", required_argument, NULL, OPT_SOURCE },
 	{ "verify", no_argument, NULL, OPT_VERIFY },
 	{ "werror", no_argument, NULL, OPT_WERROR },
 	{ "help", no_argument, NULL, 'h' },
@@ -596,6 +882,9 @@ static int parse_args(int argc, char **argv, struct check_opts *o,
 		case 'b':
 			o->base_path = optarg;
 			break;
+		case OPT_SOURCE:
+			o->source = optarg;
+			break;
 		case OPT_VERIFY:
 			o->verify = true;
 			break;
@@ -618,11 +907,39 @@ static int parse_args(int argc, char **argv, struct check_opts *o,
 	return optind;
 }
 
+/* --source DIR: an existing directory, made absolute (paths are relative to it). */
+static int source_dir(struct check_opts *o, char **abs)
+{
+	const char *bad = NULL;
+	struct stat st;
+	char *msg;
+
+	*abs = NULL;
+	if (!o->source)
+		return 0;
+	if (stat(o->source, &st))
+		bad = strerror(errno);
+	else if (!S_ISDIR(st.st_mode))
+		bad = "not a directory";
+	else if (!(*abs = realpath(o->source, NULL)))
+		bad = strerror(errno);
+	if (!bad) {
+		o->source = *abs;
+		return 0;
+	}
+	if (asprintf(&msg, "%s: --source: %s", o->source, bad) < 0)
+		msg = NULL;
+	btfids_out_error(&o->out, o->source, msg ? msg : "--source: cannot use it");
+	free(msg);
+	return -EINVAL;
+}
+
 int do_check(int argc, char **argv)
 {
 	enum btfids_format fmt = BTFIDS_FMT_TEXT;
 	struct check_opts o = {};
 	int i, first, status = CHECK_CLEAN;
+	char *source = NULL;
 
 	first = parse_args(argc, argv, &o, &fmt);
 	if (first <= 0) {
@@ -631,8 +948,10 @@ int do_check(int argc, char **argv)
 		return first < 0 ? CHECK_BAD : CHECK_CLEAN;
 	}
 	btfids_out_init(&o.out, fmt, NULL, NULL);
-	if (btfids_out_load_base(&o.out, &o.rep, o.base_path, &o.base))
+	if (source_dir(&o, &source) || btfids_out_load_base(&o.out, &o.rep, o.base_path, &o.base)) {
+		free(source);
 		return CHECK_BAD;
+	}
 	for (i = first; i < argc; i++) {
 		int st = check_one(&o, argv[i]);
 
@@ -641,6 +960,8 @@ int do_check(int argc, char **argv)
 	}
 	summary(&o);
 	btf__free(o.base);
+	btfids_src_tree_free(&o.tree);
+	free(source);
 	if (status == CHECK_FINDINGS && o.werror)
 		status = CHECK_BAD;
 	return status;

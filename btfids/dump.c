@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * dump.c - the dump verb: the lists and sets of .BTF_ids as stored, with
- * each entry's kind, name, ID and (set8) flags. Read-only.
+ * each entry's kind, name, ID and (set8) flags, and the header of a v2
+ * trampoline table in .BTF_tramp (checked as the kernel checks it:
+ * tramp2.c). Read-only.
  *
  * Per file: open (read-only) -> collect symbols -> load BTF and look up
  * when there is BTF -> lay out (layout.c) -> print. BTF is only needed to
@@ -20,6 +22,7 @@
 #include "btfids/layout.h"
 #include "btfids/lookup.h"
 #include "btfids/output.h"
+#include "btfids/tramp_fill.h"
 
 struct dump_opts {
 	const char *btf_path;
@@ -38,6 +41,7 @@ struct dumped {
 	struct btfids_syms s;
 	struct btf *btf;
 	struct btfids_layout l;
+	struct btfids_tramp2 t2;	/* the v2 table of .BTF_tramp; buf NULL: none */
 };
 
 static void usage(FILE *f)
@@ -45,7 +49,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: btfids dump [--format=text|json] [-b BASE] [--btf FILE] ELF...\n\n"
 		"Print every list and set of .BTF_ids as stored: each entry's kind, name,\n"
-		"ID and (set8) flags. Read-only.\n\n"
+		"ID and (set8) flags, and the header of a v2 trampoline table in\n"
+		".BTF_tramp (checked: e_machine, layout, crc32 of .BTF). Read-only.\n\n"
 		"      --format=FMT      text (default) or json (one line per file)\n"
 		"  -b, --btf_base BASE   base BTF for modules (vmlinux or raw BTF)\n"
 		"      --btf FILE        read BTF from FILE instead of the ELF's .BTF\n"
@@ -119,6 +124,8 @@ static int analyse(struct dump_opts *o, struct dumped *d)
 		return err;
 	d->opened = true;
 	err = btfids_elf_check_ids_named(&d->e, &o->rep);
+	if (!err)
+		err = btfids_tramp2_of_elf(&d->e, o->btf_path, &d->t2, &o->rep);
 	if (err)
 		return err;
 	d->has_ids = d->e.ids.index && d->e.symtab_index;
@@ -134,6 +141,7 @@ static int analyse(struct dump_opts *o, struct dumped *d)
 
 static void release(struct dumped *d)
 {
+	btfids_tramp2_free(&d->t2);
 	btfids_layout_free(&d->l);
 	btf__free(d->btf);
 	btfids_syms_free(&d->s);
@@ -255,6 +263,32 @@ static void print_group(struct dump_opts *o, const struct dumped *d,
 	}
 }
 
+/* The v2 table's header, when .BTF_tramp holds one (it was checked). */
+static void print_tramp2(struct dump_opts *o, const struct dumped *d)
+{
+	const struct btf_tramp2_hdr *h = (const struct btf_tramp2_hdr *)d->t2.buf;
+	struct btfids_json *j = &o->out.jw;
+
+	if (!h)
+		return;
+	if (o->out.fmt == BTFIDS_FMT_JSON) {
+		btfids_json_name(j, "tramp");
+		btfids_json_start_object(j);
+		btfids_json_uint_field(j, "version", h->version);
+		btfids_json_uint_field(j, "machine", h->machine);
+		btfids_json_uint_field(j, "functions", h->nr_funcs);
+		btfids_json_uint_field(j, "classes", h->nr_classes);
+		btfids_json_uint_field(j, "max_slots", h->max_slots);
+		btfids_json_uint_field(j, "size", h->size);
+		btfids_json_uint_field(j, "btf_crc32", h->btf_crc32);
+		btfids_json_end_object(j);
+		return;
+	}
+	fprintf(o->out.out, "%s: .BTF_tramp: trampoline table v2, %u functions in %u classes, max %u slots, %u bytes, e_machine %u, .BTF crc32 %#010x (matches)\n",
+		d->path, h->nr_funcs, h->nr_classes, h->max_slots, h->size, h->machine,
+		h->btf_crc32);
+}
+
 static void print_file_head(struct dump_opts *o, const struct dumped *d)
 {
 	struct btfids_json *j = &o->out.jw;
@@ -269,10 +303,12 @@ static void print_file_head(struct dump_opts *o, const struct dumped *d)
 		btfids_json_bool_field(j, "big_endian", btfids_elf_big_endian(&d->e));
 		btfids_json_end_object(j);
 		btfids_json_bool_field(j, "btf", d->named);
+		print_tramp2(o, d);
 		return;
 	}
 	if (!d->has_ids) {
 		fprintf(o->out.out, "%s: no .BTF_ids section (or no symbols)\n", d->path);
+		print_tramp2(o, d);
 		return;
 	}
 	fprintf(o->out.out, "%s: .BTF_ids at 0x%llx, %llu bytes, %s-endian: %zu slot%s for %zu name%s, %zu list%s, %zu set%s%s\n",
@@ -283,6 +319,7 @@ static void print_file_head(struct dump_opts *o, const struct dumped *d)
 		d->l.nr_groups - d->s.nr_sets, d->l.nr_groups - d->s.nr_sets == 1 ? "" : "s",
 		d->s.nr_sets, d->s.nr_sets == 1 ? "" : "s",
 		d->named ? "" : "; no BTF, so sorted sets' entries are not named");
+	print_tramp2(o, d);
 }
 
 static void print_file(struct dump_opts *o, const struct dumped *d)

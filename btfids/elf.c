@@ -233,6 +233,8 @@ static int take_symtab(struct btfids_elf *e, Elf_Scn *scn, const GElf_Shdr *sh,
 	e->strtab_index = sh->sh_link;
 	e->nr_syms = sh->sh_size / entsize;
 	e->sym_size = entsize;
+	/* sh_info: one past the last local symbol (gABI); a bad one: scan all */
+	e->first_global = sh->sh_info <= e->nr_syms ? sh->sh_info : 0;
 	if (!e->nr_syms)
 		return 0;
 	/*
@@ -385,6 +387,7 @@ static int scan_sections(struct btfids_elf *e, struct btfids_report *r)
 			err = take_bytes(e, scn, &sh, SEC_TRAMP, false, &e->tramp, r);
 		if (err)
 			return err;
+		e->has_dwarf |= !strcmp(name, ".debug_info") || !strcmp(name, ".zdebug_info");
 	}
 	if (!e->symtab_index)
 		return 0;
@@ -545,6 +548,44 @@ size_t btfids_elf_next_sym_in(const struct btfids_elf *e, size_t i, size_t shndx
 			break;
 	}
 	return i;
+}
+
+size_t btfids_elf_next_sym_of_type(const struct btfids_elf *e, size_t i, unsigned int type)
+{
+	/* st_info: one byte, offset 12 in Elf32_Sym, 4 in Elf64_Sym */
+	size_t at = e->elf_class == ELFCLASS32 ? 12 : 4;
+
+	for (; i < e->nr_syms; i++)
+		if (GELF_ST_TYPE(e->syms[i * e->sym_size + at]) == type)
+			break;
+	return i < e->nr_syms ? i : e->nr_syms;
+}
+
+bool btfids_elf_defines(const struct btfids_elf *e, const char *name)
+{
+	/* st_name: offset 0 in both classes; st_shndx: 14 (Elf32_Sym), 6 (Elf64_Sym) */
+	size_t at = e->elf_class == ELFCLASS32 ? 14 : 6, len = strlen(name) + 1, i;
+	Elf_Scn *scn = e->symtab_index ? elf_getscn(e->elf, e->strtab_index) : NULL;
+	Elf_Data *d = scn ? elf_rawdata(scn, NULL) : NULL;
+	const unsigned char *p;
+	const char *strs;
+	uint32_t off;
+
+	if (!d || !d->d_buf)
+		return false;
+	strs = d->d_buf;
+	for (i = e->first_global; i < e->nr_syms; i++) {
+		p = e->syms + i * e->sym_size;
+		off = e->elf_data == ELFDATA2MSB ?
+		      (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3] :
+		      (uint32_t)p[3] << 24 | p[2] << 16 | p[1] << 8 | p[0];
+		if (off >= d->d_size || d->d_size - off < len || strs[off] != name[0] ||
+		    strs[off + 1] != name[1] || memcmp(strs + off, name, len))
+			continue;
+		if (btfids_elf_get16(e, p + at) != SHN_UNDEF)
+			return true;
+	}
+	return false;
 }
 
 /* Some symbol other than a section symbol is defined in .BTF_ids. */

@@ -82,19 +82,44 @@ static size_t uniq(void *base, size_t n, size_t size,
 	return k;
 }
 
-/* The groups whose slots ask for target @ti, in address order. */
+static int cmp_slot_off(const void *pa, const void *pb, void *ctx)
+{
+	const struct btfids_syms *s = ctx;
+	uint64_t a = s->slots[*(const size_t *)pa].off, b = s->slots[*(const size_t *)pb].off;
+
+	return a < b ? -1 : a > b;
+}
+
+/* Room for @n slots in @fd; they are added in symbol order, then sorted. */
+static int alloc_slots(struct btfids_finding *fd, size_t n)
+{
+	fd->slots = calloc(n + 1, sizeof(*fd->slots));
+	return fd->slots ? 0 : -ENOMEM;
+}
+
+static void sort_slots(const struct ctx *c, struct btfids_finding *fd)
+{
+	qsort_r(fd->slots, fd->nr_slots, sizeof(*fd->slots), cmp_slot_off, (void *)c->s);
+}
+
+/* The groups whose slots ask for target @ti, in address order, and those slots. */
 static int set_refs(const struct ctx *c, size_t ti, struct btfids_finding *fd)
 {
 	const struct btfids_syms *s = c->s;
 	size_t i;
 
 	fd->refs = calloc(s->targets[ti].nr_slots + 1, sizeof(*fd->refs));
-	if (!fd->refs)
+	if (!fd->refs || alloc_slots(fd, s->targets[ti].nr_slots))
 		return -ENOMEM;
-	for (i = 0; i < s->nr_slots; i++)
-		if (s->slots[i].target == ti && c->l->slot_group[i] != BTFIDS_NONE)
+	for (i = 0; i < s->nr_slots; i++) {
+		if (s->slots[i].target != ti)
+			continue;
+		fd->slots[fd->nr_slots++] = i;
+		if (c->l->slot_group[i] != BTFIDS_NONE)
 			fd->refs[fd->nr_refs++] = c->l->slot_group[i];
+	}
 	fd->nr_refs = uniq(fd->refs, fd->nr_refs, sizeof(*fd->refs), cmp_size);
+	sort_slots(c, fd);
 	return 0;
 }
 
@@ -209,6 +234,16 @@ static int flags_finding(const struct ctx *c, size_t ti, const struct group_flag
 		fd->ref_flags[i] = v[i].flags;
 	}
 	fd->nr_refs = n;
+	if (alloc_slots(fd, t->nr_slots))
+		return -ENOMEM;
+	for (i = 0; i < c->s->nr_slots; i++) {
+		size_t g = c->l->slot_group[i];
+
+		if (c->s->slots[i].target == ti && g != BTFIDS_NONE &&
+		    c->l->slot_entry[i] != BTFIDS_NONE && c->l->groups[g].kind == BTFIDS_GROUP_SET8)
+			fd->slots[fd->nr_slots++] = i;
+	}
+	sort_slots(c, fd);
 	return 0;
 }
 
@@ -229,6 +264,20 @@ static int check_flags(const struct ctx *c)
 	}
 	free(v);
 	return err;
+}
+
+/* The slots of target @ti in group @gi. */
+static int group_slots(const struct ctx *c, size_t gi, size_t ti, struct btfids_finding *fd)
+{
+	size_t i;
+
+	if (alloc_slots(fd, c->s->targets[ti].nr_slots))
+		return -ENOMEM;
+	for (i = 0; i < c->s->nr_slots; i++)
+		if (c->s->slots[i].target == ti && c->l->slot_group[i] == gi)
+			fd->slots[fd->nr_slots++] = i;
+	sort_slots(c, fd);
+	return 0;
 }
 
 /* Targets listed more than once in set group @gi; @v has room for every slot. */
@@ -255,6 +304,8 @@ static int set_duplicates(const struct ctx *c, size_t gi, size_t *v)
 		fd->refs[0] = gi;
 		fd->nr_refs = 1;
 		fd->times = k - i;
+		if (group_slots(c, gi, v[i], fd))
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -276,7 +327,7 @@ static int check_duplicates(const struct ctx *c)
 
 /* One stale slot: its target, its group, and the value stored instead. */
 struct stale_rec {
-	size_t target, group;
+	size_t slot, target, group;
 	uint32_t stored;
 	bool has_stored;	/* false: no spare value left in the set */
 };
@@ -286,7 +337,7 @@ struct stale_acc {
 	size_t n, cap;
 };
 
-static int stale_add(struct stale_acc *a, size_t target, size_t group,
+static int stale_add(struct stale_acc *a, size_t slot, size_t target, size_t group,
 		     uint32_t stored, bool has_stored)
 {
 	if (a->n == a->cap) {
@@ -298,7 +349,7 @@ static int stale_add(struct stale_acc *a, size_t target, size_t group,
 		a->v = p;
 		a->cap = n;
 	}
-	a->v[a->n++] = (struct stale_rec){ target, group, stored, has_stored };
+	a->v[a->n++] = (struct stale_rec){ slot, target, group, stored, has_stored };
 	return 0;
 }
 
@@ -315,7 +366,7 @@ static int stale_lists(const struct ctx *c, struct stale_acc *a)
 		if (g == BTFIDS_NONE || e == BTFIDS_NONE || l->groups[g].kind != BTFIDS_GROUP_LIST ||
 		    l->entries[e].id == c->s->targets[ti].id)
 			continue;
-		if (stale_add(a, ti, g, l->entries[e].id, true))
+		if (stale_add(a, i, ti, g, l->entries[e].id, true))
 			return -ENOMEM;
 	}
 	return 0;
@@ -351,14 +402,6 @@ static int stale_header(const struct ctx *c, size_t gi)
 		fd->nr_ids = fd->nr_stored = 1;
 	}
 	return 0;
-}
-
-static int cmp_slot_off(const void *pa, const void *pb, void *ctx)
-{
-	const struct btfids_syms *s = ctx;
-	uint64_t a = s->slots[*(const size_t *)pa].off, b = s->slots[*(const size_t *)pb].off;
-
-	return a < b ? -1 : a > b;
 }
 
 /* Take an unused entry of @g holding @id; false if there is none. */
@@ -404,7 +447,8 @@ static int stale_set_entries(const struct ctx *c, size_t gi, struct stale_acc *a
 			left[nl++] = l->entries[g->first + k].id;
 	qsort(left, nl, sizeof(*left), cmp_u32);
 	for (i = 0; i < np; i++)
-		if (stale_add(a, c->s->slots[slots[i]].target, gi, i < nl ? left[i] : 0, i < nl))
+		if (stale_add(a, slots[i], c->s->slots[slots[i]].target, gi,
+			      i < nl ? left[i] : 0, i < nl))
 			return -ENOMEM;
 	return 0;
 }
@@ -453,16 +497,18 @@ static int stale_finding(const struct ctx *c, const struct stale_rec *r, size_t 
 	fd->refs = calloc(n, sizeof(*fd->refs));
 	fd->stored = calloc(n, sizeof(*fd->stored));
 	fd->ids = dup_ids(&t->id, 1);
-	if (!fd->refs || !fd->stored || !fd->ids)
+	if (!fd->refs || !fd->stored || !fd->ids || alloc_slots(fd, n))
 		return -ENOMEM;
 	fd->nr_ids = 1;
 	for (i = 0; i < n; i++) {
+		fd->slots[fd->nr_slots++] = r[i].slot;
 		fd->refs[fd->nr_refs++] = r[i].group;
 		if (r[i].has_stored)
 			fd->stored[fd->nr_stored++] = r[i].stored;
 	}
 	fd->nr_refs = uniq(fd->refs, fd->nr_refs, sizeof(*fd->refs), cmp_size);
 	fd->nr_stored = uniq(fd->stored, fd->nr_stored, sizeof(*fd->stored), cmp_u32);
+	sort_slots(c, fd);
 	return 0;
 }
 
@@ -495,6 +541,7 @@ void btfids_findings_free(struct btfids_findings *f)
 		free(f->v[i].ref_flags);
 		free(f->v[i].ids);
 		free(f->v[i].stored);
+		free(f->v[i].slots);
 	}
 	free(f->v);
 	memset(f, 0, sizeof(*f));

@@ -107,6 +107,12 @@ const char *btfids_fmodel_reason_str(unsigned int reason)
 
 /* ---- Step 1: kernel/bpf/btf.c ---- */
 
+/* @kernel (0: none known, the newest rules) is @major.@minor or later */
+static bool since(unsigned int kernel, unsigned int major, unsigned int minor)
+{
+	return !kernel || kernel >= BTFIDS_KERNEL(major, minor);
+}
+
 enum { SZ_UNSUPPORTED = -1 };
 
 static bool is_modifier(const struct btf_type *t)
@@ -203,6 +209,8 @@ static uint8_t arg_flags(const struct btf *btf, const struct btf_param *p,
 {
 	const char *name;
 
+	if (!since(kernel, 6, 3))
+		return flags & BTF_FMODEL_STRUCT_ARG;	/* no SIGNED_ARG: see distill */
 	if (!kernel || kernel < BTFIDS_KERNEL(7, 3))
 		return flags;
 	flags &= ~BTF_FMODEL_STRUCT_ARG;
@@ -219,7 +227,7 @@ static uint8_t arg_flags(const struct btf *btf, const struct btf_param *p,
 int btfids_fmodel_distill(const struct btf *btf, uint32_t id, unsigned int ptr_size,
 			  unsigned int kernel, struct btfids_fmodel *m)
 {
-	bool unions = !kernel || kernel >= BTFIDS_KERNEL(6, 18);
+	bool unions = since(kernel, 6, 18);
 	const struct btf_type *t = btf__type_by_id(btf, id);
 	const struct btf_param *p;
 	unsigned int i, n;
@@ -244,6 +252,13 @@ int btfids_fmodel_distill(const struct btf *btf, uint32_t id, unsigned int ptr_s
 		m->reason = BTF_TRAMP_RET_UNSUPPORTED;
 		return 0;
 	}
+	/*
+	 * ret_flags and BTF_FMODEL_SIGNED_ARG came with 49f67f393ff2 ("bpf:
+	 * btf: Add BTF_FMODEL_SIGNED_ARG flag", v6.3); the 6.1 struct
+	 * btf_func_model has no ret_flags (include/linux/bpf.h): 0 there.
+	 */
+	if (!since(kernel, 6, 3))
+		m->ret_flags = 0;
 	m->ret_size = sz;
 	for (i = 0; i < n; i++) {
 		if (i == n - 1 && !p[i].type) {
@@ -299,21 +314,29 @@ static bool is_struct(const struct btfids_fmodel *m, unsigned int i)
  * x86_64: arch/x86/net/bpf_jit_comp.c, __arch_prepare_bpf_trampoline():
  * nr_regs = nr_args plus the extra 8-byte slots of every arg over 8 bytes
  * (a 16-byte int counts 2, as a 16-byte struct does: the loop has no
- * STRUCT_ARG test in v6.12 nor in v7.3), refused when above
- * MAX_BPF_FUNC_ARGS (12).
+ * STRUCT_ARG test in the Debian 6.1.192 and 6.12 trees nor in v7.3;
+ * upstream counted the struct args only from a9c5ad31fbdc, v6.1, into
+ * 2025, a test later dropped, in the stable trees too: we follow the
+ * trees Debian ships), refused when above MAX_BPF_FUNC_ARGS (12).
  * save_args(): an arg whose slots all fit in the registers left (rdi rsi
  * rdx rcx r8 r9) is in them, else it is copied whole from the caller's
  * stack (slot after slot from rbp + 0x18), and later args may still use
  * registers (SysV psABI 3.2.3: an aggregate is all in registers or all in
  * memory).
  */
-static void place_x86_64(struct btfids_fmodel *m)
+static void place_x86_64(struct btfids_fmodel *m, unsigned int kernel)
 {
 	unsigned int i, j, n, nr = m->nr_args, r = 0, s = 0;
 
 	for (i = 0; i < m->nr_args; i++)
 		nr += arg_slots(m, i) - 1;
-	if (nr > BTF_TRAMP_MAX_ARGS) {
+	/*
+	 * Before 473e3150e30a ("bpf, x86: allow function arguments up to 12
+	 * for TRACING", v6.6) the limit was 6 (v6.1 arch_prepare_bpf_trampoline():
+	 * "if (nr_regs > 6) return -ENOTSUPP", the same count), and save_regs()
+	 * stored rdi..r9 in order: what fits in 6 is placed alike below.
+	 */
+	if (nr > (since(kernel, 6, 6) ? BTF_TRAMP_MAX_ARGS : 6)) {
 		m->reason = BTF_TRAMP_TOO_MANY_SLOTS;
 		return;
 	}
@@ -328,6 +351,43 @@ static void place_x86_64(struct btfids_fmodel *m)
 	}
 }
 
+/* The extra 8-byte slots of the STRUCT_ARG args (the arm64 and riscv64 count of old). */
+static unsigned int struct_extra_slots(const struct btfids_fmodel *m)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < m->nr_args; i++)
+		n += is_struct(m, i) ? arg_slots(m, i) - 1 : 0;
+	return n;
+}
+
+/*
+ * arm64 before v6.16: only x0..x7, saved one after the other.
+ *  - v6.0 (efc9909fdce0, the first arm64 trampoline) to v6.4,
+ *    arch_prepare_bpf_trampoline() of the 6.1 tree: nr_args > 8, then any
+ *    STRUCT_ARG, is -ENOTSUPP; save_args() stores x0..x(nr_args - 1)
+ *    (a 16-byte int is placed by its registers below all the same);
+ *  - 90564f1e3dd6 ("arm64,bpf: Support struct arguments in the BPF
+ *    trampoline", v6.5) to v6.15: nregs = nr_args plus the extra slots
+ *    of the STRUCT_ARG args (not of a 16-byte int), > 8 is -ENOTSUPP.
+ * From 9014cf56f13d ("bpf, arm64: Support up to 12 function arguments",
+ * v6.16) the stack too (below). Returns true when @m is refused.
+ */
+static bool arm64_refuses(struct btfids_fmodel *m, unsigned int kernel)
+{
+	if (since(kernel, 6, 16))
+		return false;
+	if (!since(kernel, 6, 5)) {
+		if (m->nr_args > 8)
+			m->reason = BTF_TRAMP_ARCH_TOO_MANY_ARGS;
+		else if (m->struct_args)
+			m->reason = BTF_TRAMP_STRUCT_ARG;
+	} else if (m->nr_args + struct_extra_slots(m) > 8) {
+		m->reason = BTF_TRAMP_TOO_MANY_SLOTS;
+	}
+	return m->reason != BTF_TRAMP_OK;
+}
+
 /*
  * arm64: arch/arm64/net/bpf_jit_comp.c, calc_arg_aux() and save_args():
  * args fill x0..x7 in order until one does not fit; it and every later
@@ -335,16 +395,19 @@ static void place_x86_64(struct btfids_fmodel *m)
  * refused: calc_arg_aux() refused a struct on the stack until commit
  * dc704d0cfa43 ("bpf, arm64: remove structs on stack constraint", v6.17),
  * which left the packed/aligned cases to pahole (such functions get no
- * BTF). The contract doc still lists that refusal; we follow the kernel.
+ * BTF): struct-on-stack for a v6.16 kernel only. The contract doc still
+ * lists that refusal; we follow the kernel.
  * AAPCS64 puts a 16-byte-aligned arg in an even register pair and aligns
  * it on the stack; the trampoline does neither (nregs += slots), so
  * neither do we.
  */
-static void place_arm64(struct btfids_fmodel *m)
+static void place_arm64(struct btfids_fmodel *m, unsigned int kernel)
 {
 	unsigned int i, j, n, r = 0, s = 0;
 	bool spilled = false;
 
+	if (arm64_refuses(m, kernel))
+		return;
 	for (i = 0; i < m->nr_args; i++) {
 		n = arg_slots(m, i);
 		if (!spilled && r + n <= 8) {
@@ -352,6 +415,11 @@ static void place_arm64(struct btfids_fmodel *m)
 				m->loc[i][j] = reg(r + j);
 			r += n;
 			continue;
+		}
+		/* 9014cf56f13d (v6.16) calc_arg_aux(): no struct on the stack */
+		if (is_struct(m, i) && !since(kernel, 6, 17)) {
+			m->reason = BTF_TRAMP_STRUCT_ON_STACK;
+			return;
 		}
 		spilled = true;
 		for (j = 0; j < n; j++)
@@ -384,6 +452,22 @@ static void place_linear(struct btfids_fmodel *m, bool limit_slots)
 	for (i = 0; i < m->nr_args; i++)
 		for (j = 0; j < arg_slots(m, i); j++, slot++)
 			m->loc[i][j] = slot < 8 ? reg(slot) : stk(slot - 8);
+}
+
+/*
+ * riscv64 from 49b5e77ae3e2 ("riscv, bpf: Add bpf trampoline support for
+ * RV64", v6.3) to v6.10: nregs = nr_args plus the extra slots of the
+ * STRUCT_ARG args, > 8 is -ENOTSUPP, and store_args() saves a0..a(nregs-1).
+ * 6801b0aef79d ("riscv, bpf: Add 12-argument support for RV64 bpf
+ * trampoline", v6.11) gave the rule above.
+ */
+static void place_riscv64(struct btfids_fmodel *m, unsigned int kernel)
+{
+	if (!since(kernel, 6, 11) && m->nr_args + struct_extra_slots(m) > 8) {
+		m->reason = BTF_TRAMP_TOO_MANY_SLOTS;
+		return;
+	}
+	place_linear(m, false);
 }
 
 /*
@@ -444,14 +528,30 @@ static void place_s390x(struct btfids_fmodel *m)
 }
 
 /*
- * v6.12 has BPF trampolines on x86_64, arm64, riscv64 and s390x only
- * (arch/loongarch and arch/powerpc got theirs later): a 6.12 or older
- * kernel (@kernel known) attaches nothing there.
+ * The first release with a BPF trampoline on each arch: x86_64 (v5.5) and
+ * arm64 (efc9909fdce0, v6.0) before any release btfids models; s390x
+ * (528eb2cb87bc "s390/bpf: Implement arch_prepare_bpf_trampoline()") and
+ * riscv64 (49b5e77ae3e2) in v6.3: in the 6.1 tree only the x86 and arm64
+ * JITs define arch_prepare_bpf_trampoline(); v6.12 has no loongarch64 or
+ * powerpc64 one (both came later; the release of each is not pinned
+ * down here: after 6.12 they get the rules above). With @kernel unknown,
+ * every arch has one.
  */
 static bool no_trampoline(enum btfids_arch arch, unsigned int kernel)
 {
-	return kernel && kernel <= BTFIDS_KERNEL(6, 12) &&
-	       (arch == BTFIDS_ARCH_LOONGARCH64 || arch == BTFIDS_ARCH_POWERPC64);
+	switch (arch) {
+	case BTFIDS_ARCH_X86_64:
+	case BTFIDS_ARCH_ARM64:
+		return false;
+	case BTFIDS_ARCH_S390X:
+	case BTFIDS_ARCH_RISCV64:
+		return !since(kernel, 6, 3);
+	case BTFIDS_ARCH_LOONGARCH64:
+	case BTFIDS_ARCH_POWERPC64:
+		return !since(kernel, 6, 13);
+	default:
+		return true;
+	}
 }
 
 void btfids_fmodel_place(const struct btfids_target_arch *a, struct btfids_fmodel *m)
@@ -460,13 +560,13 @@ void btfids_fmodel_place(const struct btfids_target_arch *a, struct btfids_fmode
 		return;
 	switch (no_trampoline(a->arch, a->kernel) ? BTFIDS_ARCH_NONE : a->arch) {
 	case BTFIDS_ARCH_X86_64:
-		place_x86_64(m);
+		place_x86_64(m, a->kernel);
 		break;
 	case BTFIDS_ARCH_ARM64:
-		place_arm64(m);
+		place_arm64(m, a->kernel);
 		break;
 	case BTFIDS_ARCH_RISCV64:
-		place_linear(m, false);
+		place_riscv64(m, a->kernel);
 		break;
 	case BTFIDS_ARCH_POWERPC64:
 		place_linear(m, true);

@@ -5,16 +5,19 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <unistd.h>
-#include <sys/stat.h>
-#include <bpf/libbpf.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
 
 #include "btfids/lookup.h"
 #include "btfids/patch.h"
+#include "btfids/verify.h"
 
 static int btf_error(struct btf *btf)
 {
@@ -56,38 +59,195 @@ const char *btfids_btf_strerror(int err, char *buf, size_t len)
 	return buf;
 }
 
-/* 0 if the ELF @path has a .BTF section, else an error line and -ENODATA */
-static int elf_has_btf(const char *path, struct btfids_report *r)
-{
-	struct btfids_elf e;
-	bool has;
+/*
+ * libbpf's last message while it parses, the reason it refused ("btf: type
+ * [9]: invalid referenced type ID 99999"), kept for the FAILED line
+ * instead of printed apart; only one parse runs at a time.
+ */
+static char libbpf_why[160];
 
-	if (btfids_elf_open(&e, path, false, r))
+static int keep_why(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	vsnprintf(libbpf_why, sizeof(libbpf_why), fmt, ap);
+	libbpf_why[strcspn(libbpf_why, "\n")] = 0;
+	return 0;
+}
+
+/*
+ * libbpf's parse of @data (@size bytes) or, @data NULL, of the ELF @file
+ * (its reader also takes an ELF's .BTF.base), split on @base when not NULL.
+ * NULL with errno set when it refuses; *why then holds its reason, or "".
+ */
+static struct btf *libbpf_parse(const void *data, size_t size, const char *file,
+				struct btf *base, const char **why)
+{
+	libbpf_print_fn_t old;
+	struct btf *btf;
+	int err;
+
+	libbpf_why[0] = 0;
+	old = libbpf_set_print(keep_why);
+	errno = 0;
+	btf = data ? btf__new_split(data, size, base) : btf__parse_split(file, base);
+	err = btf_error(btf);
+	libbpf_set_print(old);
+	*why = libbpf_why;
+	if (!strncmp(*why, "libbpf: ", 8))
+		*why += 8;
+	if (!strncmp(*why, "btf: ", 5))
+		*why += 5;
+	errno = -err;
+	return btf;
+}
+
+/* "FAILED @path: cannot load @what: <errno text>[ (libbpf says: <its reason>)]@hint" */
+static void parse_failed(const char *path, const char *what, int err, const char *why,
+			 const char *hint, struct btfids_report *r)
+{
+	char msg[128];
+
+	btfids_err(r, path, "cannot load %s: %s%s%s%s%s", what,
+		   btfids_btf_strerror(err, msg, sizeof(msg)), *why ? " (libbpf says: " : "", why,
+		   *why ? ")" : "", hint);
+}
+
+/* The kernel's header checks (verify.h) on BTF bytes from @path. */
+static int verify_bytes(const struct btfids_btf_bytes *b, const char *path,
+			struct btfids_report *r)
+{
+	char why[256];
+	int err = btfids_btf_verify_header(b, why, sizeof(why));
+
+	if (err)
+		btfids_err(r, path, "%s", why);
+	return err;
+}
+
+int btfids_btf_check_types(const struct btf *btf, const char *path, struct btfids_report *r)
+{
+	char why[256];
+	int err = btfids_btf_verify_types(btf, why, sizeof(why));
+
+	if (err == -ENOMEM)
+		btfids_err(r, path, "out of memory");
+	else if (err)
+		btfids_err(r, path, "%s", why);
+	return err;
+}
+
+/* An ELF's .BTF (and .BTF.base), before libbpf reads them. */
+static int verify_elf_sections(const struct btfids_elf *e, bool split, struct btfids_report *r)
+{
+	int err = verify_bytes(&(struct btfids_btf_bytes){
+		.data = e->btf.data, .size = e->btf.size, .name = ".BTF",
+		.section = true, .split = split || e->btf_base.index }, e->path, r);
+
+	if (!err && e->btf_base.index)
+		err = verify_bytes(&(struct btfids_btf_bytes){
+			.data = e->btf_base.data, .size = e->btf_base.size,
+			.name = ".BTF.base", .section = true }, e->path, r);
+	return err;
+}
+
+/* A raw BTF file, mapped read-only: libbpf copies what it parses. */
+struct raw_map {
+	void *data;
+	size_t size;
+};
+
+static int map_raw(const char *path, struct raw_map *m, struct btfids_report *r)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
+	struct stat st;
+
+	*m = (struct raw_map){};
+	if (fd < 0 || fstat(fd, &st)) {
+		err = -errno;
+	} else if (st.st_size > 0) {
+		m->data = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (m->data == MAP_FAILED) {
+			err = -errno;
+			m->data = NULL;
+		} else {
+			m->size = st.st_size;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	if (err)
+		btfids_err(r, path, "cannot read: %s", strerror(-err));
+	return err;
+}
+
+static void unmap_raw(struct raw_map *m)
+{
+	if (m->data)
+		munmap(m->data, m->size);
+}
+
+/*
+ * A raw BTF file: the header checks on its bytes, libbpf's parse, split on
+ * @base when not NULL (@split: checked as split BTF). Errors name @path.
+ */
+static int load_raw(const char *path, const char *what, struct btf *base, bool split,
+		    const char *hint, struct btf **out, struct btfids_report *r)
+{
+	struct raw_map m;
+	const char *why;
+	int err = map_raw(path, &m, r);
+
+	if (!err)
+		err = verify_bytes(&(struct btfids_btf_bytes){
+			.data = m.data ? m.data : "", .size = m.size, .name = "BTF",
+			.split = split }, path, r);
+	if (!err) {
+		*out = libbpf_parse(m.data, m.size, NULL, base, &why);
+		err = btf_error(*out);
+		if (err)
+			parse_failed(path, what, err, why, hint, r);
+	}
+	unmap_raw(&m);
+	return err;
+}
+
+/*
+ * An ELF's .BTF (-b vmlinux, or --btf ELF): 0 with @e open, checked, or an
+ * error line ("an ELF without .BTF") and @e closed.
+ */
+static int open_btf_elf(struct btfids_elf *e, const char *path, const char *what,
+			bool split, struct btfids_report *r)
+{
+	int err = btfids_elf_open(e, path, false, r);
+
+	if (err)
 		return -EINVAL;
-	has = e.btf.index && e.btf.size;
-	btfids_elf_close(&e);
-	if (!has)
-		btfids_err(r, path, "cannot load BTF: an ELF without .BTF");
-	return has ? 0 : -ENODATA;
+	if (!e->btf.index || !e->btf.size) {
+		btfids_err(r, path, "cannot load %s: an ELF without .BTF", what);
+		err = -ENODATA;
+	}
+	if (!err)
+		err = verify_elf_sections(e, split, r);
+	if (err)
+		btfids_elf_close(e);
+	return err;
 }
 
 /* A vmlinux base: its .BTF straight from the mapped file, no second read. */
-static struct btf *parse_base_elf(const char *path, struct btfids_report *r)
+static int load_base_elf(const char *path, struct btf **out, struct btfids_report *r)
 {
 	struct btfids_elf e;
-	struct btf *btf = NULL;
+	const char *why;
+	int err = open_btf_elf(&e, path, "base BTF", false, r);
 
-	if (btfids_elf_open(&e, path, false, r)) {
-		errno = EINVAL;
-		return NULL;
-	}
-	errno = ENODATA;
-	if (e.btf.size) {
-		errno = 0;
-		btf = btf__new(e.btf.data, e.btf.size);
-	}
+	if (err)
+		return err;
+	*out = libbpf_parse(e.btf.data, e.btf.size, NULL, NULL, &why);
+	err = btf_error(*out);
+	if (err)
+		parse_failed(path, "base BTF", err, why, "", r);
 	btfids_elf_close(&e);
-	return btf;
+	return err;
 }
 
 /*
@@ -111,21 +271,16 @@ int btfids_btf_load_base(const char *path, struct btf **out, struct btfids_repor
 {
 	int kind = btf_file_kind(path, "base BTF", r), err;
 	struct btf *btf = NULL;
-	char msg[128];
 
 	if (kind < 0)
 		return kind;
-	errno = 0;
-	btf = kind == BTFIDS_FILE_ELF ? parse_base_elf(path, r) : btf__parse(path, NULL);
-	err = btf_error(btf);
-	if (err) {
-		btfids_err(r, path, "cannot load base BTF: %s%s",
-			   btfids_btf_strerror(err, msg, sizeof(msg)),
-			   err == -ENODATA ? " (an ELF without .BTF)" : "");
-		return err;
-	}
-	*out = btf;
-	return 0;
+	if (kind == BTFIDS_FILE_ELF)
+		err = load_base_elf(path, &btf, r);
+	else
+		err = load_raw(path, "base BTF", NULL, false, "", &btf, r);
+	if (!err)
+		*out = btf;
+	return err;
 }
 
 /* Type IDs a type refers to; returns how many were stored in ids[] (at most 2). */
@@ -231,64 +386,34 @@ static int check_split(const struct btf *btf, const struct btf *base,
 	return 0;
 }
 
-/*
- * The first BTF header, 24 bytes; 7.x headers may be 32 (layout_off and
- * layout_len after str_len, include/uapi/linux/btf.h), and hdr_len says which.
- */
-#define BTF_HDR_MIN	(offsetof(struct btf_header, str_len) + sizeof(__u32))
-
-/*
- * libbpf says only "Invalid argument" about a broken .BTF: name what is
- * wrong with its header (struct btf_header, in the target's byte order).
- */
 int btfids_btf_check_header(const struct btfids_elf *e, struct btfids_report *r)
 {
-	const unsigned char *p = e->btf.data;
-	uint64_t size = e->btf.size, hdr_len, types, strs;
-	bool be;
-
 	if (e->btf.nobits) {
 		btfids_err(r, e->path, ".BTF section has no bytes in the file (NOBITS: a debug-only copy, objcopy --only-keep-debug?); pass --btf FILE");
 		return -EINVAL;
 	}
-	if (!size) {
+	if (!e->btf.size) {
 		btfids_err(r, e->path, ".BTF section is empty");
 		return -EINVAL;
 	}
-	be = size >= 2 && p[0] == 0xeb && p[1] == 0x9f;
-	if (size < BTF_HDR_MIN ||
-	    (!be && !(p[0] == 0x9f && p[1] == 0xeb))) {
-		btfids_err(r, e->path, ".BTF is not BTF: no 0xeb9f magic and %u-byte header in its %llu bytes",
-			   (unsigned int)BTF_HDR_MIN, (unsigned long long)size);
-		return -EINVAL;
-	}
-	hdr_len = btfids_get32(p + offsetof(struct btf_header, hdr_len), be);
-	types = (uint64_t)btfids_get32(p + offsetof(struct btf_header, type_off), be) +
-		btfids_get32(p + offsetof(struct btf_header, type_len), be);
-	strs = (uint64_t)btfids_get32(p + offsetof(struct btf_header, str_off), be) +
-	       btfids_get32(p + offsetof(struct btf_header, str_len), be);
-	if (hdr_len < BTF_HDR_MIN || hdr_len > size ||
-	    types > size - hdr_len || strs > size - hdr_len) {
-		btfids_err(r, e->path, ".BTF header's lengths run past the section (header %llu, types end at %llu, strings end at %llu, section %llu bytes)",
-			   (unsigned long long)hdr_len, (unsigned long long)types,
-			   (unsigned long long)strs, (unsigned long long)size);
-		return -EINVAL;
-	}
-	return 0;
+	/* a module's .BTF is split BTF, unless it stands alone: the looser rules */
+	return verify_elf_sections(e, e->type == ET_REL, r);
 }
 
 /* The base an object's own .BTF sits on: .BTF.base if it has one. */
 static int own_base(struct btfids_elf *e, struct btf **base, struct btfids_report *r)
 {
+	const char *why;
+	int err;
+
 	if (!e->btf_base.index)
 		return 0;
 	if (!e->distilled_base) {
-		errno = 0;
-		e->distilled_base = btf__new(e->btf_base.data, e->btf_base.size);
-		if (!e->distilled_base) {
-			int err = btf_error(NULL);
-
-			btfids_err(r, e->path, "cannot load BTF from .BTF.base: %s", strerror(-err));
+		e->distilled_base = libbpf_parse(e->btf_base.data, e->btf_base.size, NULL, NULL,
+						 &why);
+		err = btf_error(e->distilled_base);
+		if (err) {
+			parse_failed(e->path, "BTF from .BTF.base", err, why, "", r);
 			return err;
 		}
 	}
@@ -296,15 +421,6 @@ static int own_base(struct btfids_elf *e, struct btf **base, struct btfids_repor
 		   e->path, *base ? "; -b ignored" : "");
 	*base = e->distilled_base;
 	return 0;
-}
-
-/* libbpf 1.1 exports no btf__new_split(): for split BTF it reads the file */
-static struct btf *parse(const struct btfids_elf *e, const char *from, struct btf *base)
-{
-	errno = 0;
-	if (from == e->path && !base)
-		return btf__new(e->btf.data, e->btf.size);
-	return btf__parse_split(from, base);
 }
 
 /*
@@ -331,6 +447,59 @@ static int check_target(const struct btfids_elf *e, const struct btf *btf,
 	return 0;
 }
 
+/* What the FAILED line adds when libbpf refuses an object's BTF. */
+static const char *load_hint(const struct btfids_elf *e, const struct btf *base, int err)
+{
+	if (!base && e->type == ET_REL && err != -ENODATA)
+		return " (a module's split BTF needs its base: -b vmlinux)";
+	if (base && err == -EINVAL)
+		return " (split BTF does not fit its base BTF: wrong -b/--btf_base?)";
+	return "";
+}
+
+/*
+ * The BTF @e's IDs come from, its header checked (verify.h), then parsed
+ * by libbpf: @e's own .BTF (from its bytes when it stands alone; else
+ * libbpf reads the file, .BTF.base and all), or --btf FILE, an ELF's .BTF
+ * or raw BTF.
+ */
+static int parse_btf(struct btfids_elf *e, const char *btf_path, struct btf *base,
+		     struct btf **out, struct btfids_report *r)
+{
+	/* checked as split BTF also where libbpf will say it needs a base */
+	bool split = base || e->type == ET_REL;
+	struct btfids_elf other;
+	const char *why;
+	int err;
+
+	if (!btf_path) {
+		err = btfids_btf_check_header(e, r);
+		if (!err)
+			err = own_base(e, &base, r);
+		if (err)
+			return err;
+		*out = libbpf_parse(base ? NULL : e->btf.data, e->btf.size, e->path, base, &why);
+		err = btf_error(*out);
+		if (err)
+			parse_failed(e->path, "BTF from .BTF", err, why, load_hint(e, base, err), r);
+		return err;
+	}
+	err = btf_file_kind(btf_path, "BTF", r);
+	if (err == BTFIDS_FILE_RAW_BTF)
+		return load_raw(btf_path, "BTF", base, split, load_hint(e, base, -EINVAL), out, r);
+	if (err < 0)
+		return err;
+	err = open_btf_elf(&other, btf_path, "BTF", split, r);
+	if (err)
+		return err;
+	btfids_elf_close(&other);
+	*out = libbpf_parse(NULL, 0, btf_path, base, &why);
+	err = btf_error(*out);
+	if (err)
+		parse_failed(btf_path, "BTF", err, why, load_hint(e, base, err), r);
+	return err;
+}
+
 int btfids_btf_load(struct btfids_elf *e, const char *btf_path,
 		    struct btf *base, struct btf **out, struct btfids_report *r)
 {
@@ -342,32 +511,10 @@ int btfids_btf_load(struct btfids_elf *e, const char *btf_path,
 		btfids_err(r, e->path, "no .BTF section (pass --btf FILE, or encode BTF with pahole first)");
 		return -ENODATA;
 	}
-	if (!btf_path) {
-		err = btfids_btf_check_header(e, r);
-		if (!err)
-			err = own_base(e, &base, r);
-		if (err)
-			return err;
-	} else {
-		err = btf_file_kind(btf_path, "BTF", r);
-		if (err == BTFIDS_FILE_ELF)
-			err = elf_has_btf(btf_path, r);
-		if (err < 0)
-			return err;
-	}
-	btf = parse(e, from, base);
-	err = btf_error(btf);
-	if (err) {
-		char msg[128];
-
-		btfids_err(r, from, "cannot load BTF%s: %s%s", btf_path ? "" : " from .BTF",
-			   btfids_btf_strerror(err, msg, sizeof(msg)),
-			   !base && e->type == ET_REL && err != -ENODATA ?
-			   " (a module's split BTF needs its base: -b vmlinux)" :
-			   base && err == -EINVAL ?
-			   " (split BTF does not fit its base BTF: wrong -b/--btf_base?)" : "");
+	err = parse_btf(e, btf_path, base, &btf, r);
+	if (err)
 		return err;
-	}
+	base = (struct btf *)btf__base_btf(btf);
 	err = base ? check_split(btf, base, from, r) : 0;
 	if (!err)
 		err = check_target(e, btf, from, r);

@@ -37,9 +37,10 @@ static int do_help(void)
 	       "  btfids [-v]... [...] -o OUT ELF     (a resolved copy; ELF left as it is)\n"
 	       "  btfids --patch_btfids BLOB ELF\n\n"
 	       "The kernel an ELF was built from (linux_banner in vmlinux, vermagic= in a\n"
-	       "module; --kernel to set it) decides the flow: 6.x patches .BTF_ids in place,\n"
-	       "7.x (scripts/gen-btf.sh) writes ELF.BTF_ids and ELF.BTF and leaves ELF as it\n"
-	       "is; no release found means 6.x. -v prints how each ELF was classified.\n\n"
+	       "module, else the kernel tree its debug info names; --kernel to set it)\n"
+	       "decides the flow: 6.x patches .BTF_ids in place, 7.x (scripts/gen-btf.sh)\n"
+	       "writes ELF.BTF_ids and ELF.BTF and leaves ELF as it is; no release found\n"
+	       "means 6.x. -v prints how each ELF was classified.\n\n"
 	       "Verbs (btfids VERB --help for each):\n");
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		printf("  %-10s %s\n", cmds[i].name, cmds[i].help);

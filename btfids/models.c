@@ -4,12 +4,17 @@
  *
  *   btfids models --all [--arch NAME] [--kernel X.Y] [-b BASE] FILE
  *       every FUNC of FILE's BTF (an ELF with .BTF, or raw BTF, which
- *       needs --arch), computed now, in BTF ID order; --kernel: the
- *       distill rules of an older kernel (unions before 6.18);
+ *       needs --arch), computed now, in BTF ID order, by the rules of the
+ *       release the ELF says it is, or of --kernel (6.1 on; fmodel.h);
  *   btfids models [-b BASE] ELF
  *       the trampoline tables stored in ELF's .BTF_tramp, read back from
  *       their bytes (not recomputed), each table in BTF ID order; BASE
- *       only names the entries of a module (split BTF).
+ *       only names the entries of a module (split BTF);
+ *   btfids models [--btf BTF] VMLINUX | --btf BTF FILE.BTF_tramp
+ *       a v2 table (every function, class-indexed: tramp2.c), in a
+ *       vmlinux's .BTF_tramp or the raw file the 7.x flow writes, checked
+ *       as the kernel checks it, named from BTF (the ELF's, or --btf's);
+ *       each line also has "class".
  *
  * One JSON object a line, written by the one JSON writer (json.c); the
  * schema is fixed (README, "Trampoline tables"): name, id, attachable,
@@ -30,12 +35,13 @@
 #include "btfids/kfunc.h"
 #include "btfids/patch.h"
 #include "btfids/release.h"
+#include "btfids/srctree.h"
 #include "btfids/json.h"
 #include "btfids/lookup.h"
 #include "btfids/tramp_fill.h"
 
-void btfids_models_print(struct btfids_json *j, const char *name, uint32_t id,
-			 const struct btfids_fmodel *m)
+void btfids_models_print_class(struct btfids_json *j, const char *name, uint32_t id,
+			       long cls, const struct btfids_fmodel *m)
 {
 	bool ok = m->reason == BTF_TRAMP_OK;
 	unsigned int i;
@@ -44,6 +50,8 @@ void btfids_models_print(struct btfids_json *j, const char *name, uint32_t id,
 	btfids_json_start_object(j);
 	btfids_json_string_field(j, "name", name);
 	btfids_json_uint_field(j, "id", id);
+	if (cls >= 0)
+		btfids_json_uint_field(j, "class", cls);
 	btfids_json_bool_field(j, "attachable", ok);
 	if (!ok)
 		btfids_json_string_field(j, "reason", btfids_fmodel_reason_str(m->reason));
@@ -68,21 +76,32 @@ void btfids_models_print(struct btfids_json *j, const char *name, uint32_t id,
 	btfids_json_newline(j);
 }
 
+void btfids_models_print(struct btfids_json *j, const char *name, uint32_t id,
+			 const struct btfids_fmodel *m)
+{
+	btfids_models_print_class(j, name, id, -1, m);
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: btfids models --all [--arch NAME] [--kernel X.Y] [-b BASE] FILE\n"
-		"       btfids models [-b BASE] ELF\n\n"
+		"       btfids models [-b BASE] ELF\n"
+		"       btfids models [--btf BTF] VMLINUX | --btf BTF FILE.BTF_tramp\n\n"
 		"Print BPF trampoline function models as JSON Lines, by BTF ID.\n\n"
 		"  --all              every FUNC of FILE's BTF (ELF with .BTF, or raw BTF)\n"
 		"  --arch NAME        target for raw BTF: x86_64 arm64 s390x riscv64\n"
 		"                     loongarch64 powerpc64 powerpc64le i386 arm mips\n"
 		"                     powerpc riscv32 (for an ELF: overrides e_machine)\n"
-		"  --kernel X.Y       the distill rules of that kernel (default: the newest,\n"
-		"                     v6.18's; before 6.18 a union argument is refused)\n"
+		"  --kernel X.Y       the rules of that kernel, 6.1 on (default: the release\n"
+		"                     the ELF says, else the newest, v6.18's)\n"
 		"  -b, --btf_base F   base BTF when FILE's BTF is split (a module)\n"
+		"      --btf BTF      a v2 table's BTF (raw or ELF): names, crc32; needed\n"
+		"                     for a raw FILE.BTF_tramp\n"
 		"  -h, --help         this help\n\n"
-		"Without --all, print the tables btfids stored in ELF's .BTF_tramp.\n"
+		"Without --all, print the tables btfids stored in ELF's .BTF_tramp (v1\n"
+		"sets, or the v2 table of every function, with each one's class), or\n"
+		"in a raw FILE.BTF_tramp of the 7.x flow.\n"
 		"Exit status: 0 ok, 255 failure, 129 usage error.\n");
 }
 
@@ -104,30 +123,43 @@ static int implicit_of_elf(struct btfids_elf *e, uint32_t **ids, size_t *n,
 	return err;
 }
 
+/*
+ * The kernel @e was built from (srctree.h) into *kernel, left as it is when
+ * none is found (the newest rules); fails when its debug info names two.
+ */
+static int elf_kernel(const struct btfids_elf *e, unsigned int *kernel,
+		      struct btfids_report *r)
+{
+	struct btfids_release rel;
+	struct btfids_srctree t;
+	int err = btfids_release_find(e, &rel, &t, r);
+
+	if (!err)
+		*kernel = BTFIDS_KERNEL(rel.major, rel.minor);
+	return err == -ENOTUNIQ || err == -ENOMEM ? err : 0;
+}
+
 static int models_all(const char *path, const char *arch, unsigned int kernel,
 		      const char *base_path, struct btfids_report *r)
 {
 	int kind = btfids_btf_file_kind(path), err;
-	struct btfids_target_arch a = {};
+	struct btfids_tramp_rules ru = {};
 	struct btf *base = NULL, *btf;
-	uint32_t id, first = 1, n, *implicit = NULL;
-	size_t nr_implicit = 0;
+	uint32_t id, first = 1, n;
 	struct btfids_fmodel m;
 	struct btfids_json j;
 	char msg[128];
 
 	if (kind == BTFIDS_FILE_ELF) {
-		struct btfids_release rel;
 		struct btfids_elf e;
 
 		if (btfids_elf_open(&e, path, false, r))
 			return -EINVAL;
-		btfids_arch_from_elf(e.machine, e.elf_class, &a);
+		btfids_arch_from_elf(e.machine, e.elf_class, &ru.a);
 		/* the rules of the kernel the ELF was built from, unless --kernel says */
-		if (!kernel && !btfids_release_read(&e, &rel))
-			kernel = BTFIDS_KERNEL(rel.major, rel.minor);
-		err = !kernel || kernel >= BTFIDS_KERNEL(7, 3) ?
-		      implicit_of_elf(&e, &implicit, &nr_implicit, r) : 0;
+		err = kernel ? 0 : elf_kernel(&e, &kernel, r);
+		if (!err && (!kernel || kernel >= BTFIDS_KERNEL(7, 3)))
+			err = implicit_of_elf(&e, &ru.implicit, &ru.nr_implicit, r);
 		btfids_elf_close(&e);
 		if (err)
 			return err;
@@ -141,11 +173,11 @@ static int models_all(const char *path, const char *arch, unsigned int kernel,
 		return -EINVAL;
 	}
 	if (arch)
-		btfids_arch_from_name(arch, &a);	/* checked by do_models() */
-	a.kernel = kernel;
+		btfids_arch_from_name(arch, &ru.a);	/* checked by do_models() */
+	ru.a.kernel = kernel;
 	if (base_path) {
 		if (btfids_btf_load_base(base_path, &base, r)) {
-			free(implicit);
+			btfids_tramp_rules_free(&ru);
 			return -EINVAL;
 		}
 		first = btf__type_cnt(base);
@@ -156,7 +188,7 @@ static int models_all(const char *path, const char *arch, unsigned int kernel,
 		err = errno ? -errno : -EINVAL;
 		btfids_err(r, path, "cannot read BTF: %s", btfids_btf_strerror(err, msg, sizeof(msg)));
 		btf__free(base);
-		free(implicit);
+		btfids_tramp_rules_free(&ru);
 		return err;
 	}
 	btfids_json_init(&j, stdout);
@@ -166,23 +198,43 @@ static int models_all(const char *path, const char *arch, unsigned int kernel,
 
 		if (!btf_is_func(t))
 			continue;
-		err = btfids_fmodel_compute(btf, btfids_attach_func(btf, id, implicit, nr_implicit), &a, &m);
-		if (err) {
-			/* a FUNC whose type is not a FUNC_PROTO: malformed BTF */
-			m = (struct btfids_fmodel){ .reason = BTF_TRAMP_ARG_UNSUPPORTED };
-		}
+		btfids_tramp_model(&ru, btf, id, &m);
 		btfids_models_print(&j, btf__name_by_offset(btf, t->name_off), id, &m);
 	}
-	free(implicit);
+	btfids_tramp_rules_free(&ru);
 	btf__free(btf);
 	btf__free(base);
 	return fflush(stdout) ? -EIO : 0;
+}
+
+/* v1 sets (tramp.c) or a v2 table (tramp2.c), in an ELF or a raw file */
+static int stored_tables(const char *path, const char *base, const char *btf,
+			 struct btfids_report *r)
+{
+	struct btfids_elf e;
+	bool v2;
+
+	if (btfids_btf_file_kind(path) != BTFIDS_FILE_ELF)
+		return btfids_tramp2_print(path, btf, stdout, r);
+	if (btfids_elf_open(&e, path, false, r))
+		return -EINVAL;
+	v2 = e.tramp.index && btfids_tramp2_is(e.tramp.data, e.tramp.size,
+					       btfids_elf_big_endian(&e));
+	btfids_elf_close(&e);
+	if (v2)
+		return btfids_tramp2_print(path, btf, stdout, r);
+	if (btf) {
+		btfids_err(r, path, "--btf: its .BTF_tramp holds no v2 table (v1 tables are named from the ELF itself)");
+		return -EINVAL;
+	}
+	return btfids_tramp_print(path, base, stdout, r);
 }
 
 static const struct option long_opts[] = {
 	{ "all", no_argument, NULL, 'a' },
 	{ "arch", required_argument, NULL, 'A' },
 	{ "btf_base", required_argument, NULL, 'b' },
+	{ "btf", required_argument, NULL, 'B' },
 	{ "kernel", required_argument, NULL, 'K' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -191,7 +243,7 @@ static const struct option long_opts[] = {
 int do_models(int argc, char **argv)
 {
 	struct btfids_report rep = { .out = stderr };
-	const char *arch = NULL, *base = NULL, *kernel_str = NULL;
+	const char *arch = NULL, *base = NULL, *kernel_str = NULL, *btf = NULL;
 	unsigned int kernel = 0;
 	bool all = false;
 	int c, err;
@@ -208,6 +260,9 @@ int do_models(int argc, char **argv)
 			break;
 		case 'b':
 			base = optarg;
+			break;
+		case 'B':
+			btf = optarg;
 			break;
 		case 'K':
 			kernel_str = optarg;
@@ -240,10 +295,15 @@ int do_models(int argc, char **argv)
 		usage(stderr);
 		return BTFIDS_EXIT_USAGE;
 	}
+	if (btf && all) {
+		fprintf(stderr, "btfids models: --btf names a stored v2 table's functions; --all reads FILE's own BTF\n");
+		usage(stderr);
+		return BTFIDS_EXIT_USAGE;
+	}
 	btfids_json_buffer(stdout);	/* a line per kernel function: 7 MB */
 	if (all)
 		err = models_all(argv[optind], arch, kernel, base, &rep);
 	else
-		err = btfids_tramp_print(argv[optind], base, stdout, &rep);
+		err = stored_tables(argv[optind], base, btf, &rep);
 	return err ? BTFIDS_EXIT_FAIL : BTFIDS_EXIT_OK;
 }

@@ -99,10 +99,12 @@ static void put_gh(FILE *f, const char *s, bool property)
 }
 
 void btfids_out_annotation(struct btfids_out *o, const char *level, const char *file,
-			   const char *title, const char *msg)
+			   unsigned int line, const char *title, const char *msg)
 {
 	fprintf(o->out, "::%s file=", level);
 	put_gh(o->out, file, true);
+	if (line)
+		fprintf(o->out, ",line=%u", line);
 	if (title) {
 		fputs(",title=", o->out);
 		put_gh(o->out, title, true);
@@ -129,7 +131,7 @@ void btfids_out_error(struct btfids_out *o, const char *file, const char *msg)
 		fprintf(o->err, "FAILED %s\n", msg);
 		break;
 	case BTFIDS_FMT_GITHUB:
-		btfids_out_annotation(o, "error", file, "btfids: cannot read",
+		btfids_out_annotation(o, "error", file, 0, "btfids: cannot read",
 				      without_file(file, msg));
 		break;
 	case BTFIDS_FMT_JSON:

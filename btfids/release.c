@@ -118,22 +118,39 @@ static const char *vermagic(const struct btfids_elf *e)
 	return NULL;
 }
 
+/* @s, from @where, does not parse: its text (to the line's end) kept for the caller */
+static void unparsable(struct btfids_release *rel, const char *where, const char *s)
+{
+	size_t n = strcspn(s, "\n");
+
+	if (rel->bad)
+		return;
+	rel->bad = where;
+	snprintf(rel->text, sizeof(rel->text), "%.*s", (int)n, s);
+}
+
 int btfids_release_read(const struct btfids_elf *e, struct btfids_release *rel)
 {
 	const char *s;
 
 	rel->from = NULL;
+	rel->bad = NULL;
 	s = e->type == ET_REL ? vermagic(e) : NULL;
 	if (s && !btfids_release_parse(s, rel)) {
 		rel->from = "vermagic";
 		return 0;
 	}
+	if (s)
+		unparsable(rel, "vermagic", s - strlen(VERMAGIC));
 	s = banner(e);
 	if (s && !btfids_release_parse(s, rel)) {
 		rel->from = BANNER_SYM;
+		rel->bad = NULL;	/* a vermagic= that does not parse: the banner says */
 		return 0;
 	}
-	return -ENOENT;
+	if (s)
+		unparsable(rel, BANNER_SYM, s - strlen(BANNER_PREFIX));
+	return rel->bad ? -EBADMSG : -ENOENT;
 }
 
 enum btfids_flow btfids_release_flow(const struct btfids_release *rel)

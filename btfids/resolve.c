@@ -5,7 +5,8 @@
  * Per object, top to bottom:
  *   open -> classify (which kernel built it: release.h) -> collect symbols
  *   -> load BTF -> [7.x: kfunc rewrite -> dedup, distill, sort] -> look up
- *   -> trampoline tables -> patch a copy of .BTF_ids -> write the result
+ *   -> patch a copy of .BTF_ids -> trampoline tables (v1 sets; 7.x
+ *   vmlinux: the v2 table of every function) -> write the result
  * and only the last step writes (write.h: in place, -o's copy, or the 7.x
  * raw files). Every check happens before it, so a failed run leaves the
  * ELF as it was. Several objects may share one base BTF (-b), parsed once.
@@ -25,6 +26,7 @@
 #include "btfids/lookup.h"
 #include "btfids/patch.h"
 #include "btfids/release.h"
+#include "btfids/srctree.h"
 #include "btfids/tramp_fill.h"
 #include "btfids/write.h"
 
@@ -36,7 +38,11 @@ struct resolve_opts {
 	const char *kernel;		/* --kernel RELEASE: overrides the ELF's own */
 	bool fatal_warnings;
 	bool distill_base;		/* --distill_base (7.x) */
+	bool batch;			/* several objects on one base */
+	bool tramp_table;		/* --tramp_table: the v2 table, placed or not */
 	struct btf *base;		/* parsed once for all objects */
+	int base_err;			/* why it could not be, then */
+	int base_verified;		/* 7.x: 1 its types pass the kernel's checks, < 0 not */
 	struct btfids_btf_index *base_index;	/* its names, when several objects share it */
 	struct btfids_report rep;
 };
@@ -58,7 +64,9 @@ static void usage(FILE *f)
 		"rewrites and sorts the BTF and writes ELF.BTF_ids, ELF.BTF (and with\n"
 		"--distill_base ELF.BTF.base), leaving ELF as it is. The kernel release is\n"
 		"read from the ELF (linux_banner in vmlinux, vermagic= in a module's\n"
-		".modinfo); an ELF without one is taken as 6.x unless --kernel says.\n"
+		".modinfo), else from the kernel tree its debug info names (a test object);\n"
+		"an ELF with none is taken as 6.x unless --kernel says, one that does not\n"
+		"parse is an error unless --kernel says.\n"
 		"-v prints how each ELF was classified.\n\n"
 		"  -v, --verbose          more output (repeat for more)\n"
 		"      --btf FILE         read BTF from FILE (raw or ELF), not the ELF's .BTF\n"
@@ -66,6 +74,9 @@ static void usage(FILE *f)
 		"      --fatal_warnings   fail (exit 255, nothing written) on any warning\n"
 		"      --distill_base     7.x: distill the base, write ELF.BTF.base\n"
 		"      --kernel RELEASE   take the ELF as built from RELEASE (6.12, 7.2, 7.3...)\n"
+		"      --tramp_table      7.x vmlinux: write ELF.BTF_tramp, the trampoline table\n"
+		"                         of every function, also when the ELF's linker script\n"
+		"                         does not place .BTF_tramp (__start_BTF_tramp)\n"
 		"  -o, --output FILE      6.x: write the patched copy to FILE, leave ELF as it is;\n"
 		"                         7.x: name the output files FILE.BTF_ids, FILE.BTF...\n"
 		"      --patch_btfids BLOB  copy BLOB (exactly the section's size) into .BTF_ids,\n"
@@ -104,30 +115,80 @@ static void summary(struct resolve_opts *o, const struct btfids_elf *e,
 struct run {
 	struct btfids_elf e;
 	struct btfids_release rel;
+	bool classified;		/* flow is known */
 	enum btfids_flow flow;
 	struct btfids_syms s;
 	struct btf *btf;		/* the BTF the IDs come from (final, in 7.x) */
 	struct btf *base;		/* 7.x --distill_base: the distilled base */
 	struct btfids_tramp t;
+	bool tramp2;			/* 7.x vmlinux: make the v2 table */
+	const char *tramp2_why;		/* what asked for it */
+	struct btfids_tramp2 t2;
 	unsigned char *ids;		/* the new .BTF_ids; NULL: none to write */
 };
 
-/* Which kernel built @path: --kernel, else its linux_banner or vermagic. */
-static void classify(struct resolve_opts *o, struct run *u)
+/*
+ * Which kernel built @path: --kernel, else its linux_banner or vermagic,
+ * else the kernel tree its debug info names (srctree.h). Fails when that
+ * names trees of two releases, and when a banner or vermagic is there but
+ * does not parse: a wrong guess patches a 7.x object in place or a 6.x one
+ * not at all.
+ */
+static int classify(struct resolve_opts *o, struct run *u)
 {
+	struct btfids_srctree t;
+	char why[PATH_MAX + 96];
+	int err = 0;
+
 	if (o->kernel) {
 		btfids_release_parse(o->kernel, &u->rel);	/* checked with the options */
 		u->rel.from = "--kernel";
 	} else {
-		btfids_release_read(&u->e, &u->rel);
+		err = btfids_release_find(&u->e, &u->rel, &t, &o->rep);
 	}
+	if (err == -EBADMSG) {
+		btfids_err(&o->rep, u->e.path, "%s \"%s\" does not name a kernel release (MAJOR.MINOR, each 0 to 999): 6.x or 7.x flow unknown (--kernel RELEASE to say)",
+			   u->rel.bad, u->rel.text);
+		return err;
+	}
+	if (err == -ENOTUNIQ || err == -ENOMEM)
+		return err;
 	u->flow = btfids_release_flow(&u->rel);
-	if (u->rel.from)
+	u->classified = true;
+	if (u->rel.from && !strcmp(u->rel.from, BTFIDS_FROM_SRCTREE))
+		btfids_dbg(&o->rep, 1, "%s: Linux %s (from the kernel tree %s, its top Makefile; the debug info names %s): %s\n",
+			   u->e.path, u->rel.text, t.top, t.src, btfids_flow_str(u->flow));
+	else if (u->rel.from)
 		btfids_dbg(&o->rep, 1, "%s: Linux %s (from %s): %s\n", u->e.path, u->rel.text,
 			   u->rel.from, btfids_flow_str(u->flow));
 	else
-		btfids_dbg(&o->rep, 1, "%s: no kernel release found (no linux_banner, no vermagic): %s (--kernel to choose)\n",
-			   u->e.path, btfids_flow_str(u->flow));
+		btfids_dbg(&o->rep, 1, "%s: no kernel release found (no linux_banner, no vermagic; %s): %s (--kernel to choose)\n",
+			   u->e.path, btfids_srctree_why(&t, why, sizeof(why)), btfids_flow_str(u->flow));
+	return 0;
+}
+
+/*
+ * 7.x: the BTF to be rewritten and written passes the kernel's type checks
+ * (verify.h), named by its file; so does its base where types of it are
+ * written: a distilled base (a module's own .BTF.base, --distill_base).
+ * -b's is checked once, and only with --distill_base: it is a vmlinux's
+ * BTF, which a module's run reads but does not write, and kbuild runs one
+ * process per module (2 ms each for the types of a vmlinux).
+ */
+static int check_types(struct resolve_opts *o, struct run *u)
+{
+	const struct btf *base = btf__base_btf(u->btf);
+	const char *from = o->btf_path ? o->btf_path : u->e.path;
+	int err = 0;
+
+	if (base && base == o->base) {
+		if (o->distill_base && !o->base_verified)
+			o->base_verified = btfids_btf_check_types(base, o->base_path, &o->rep) ?: 1;
+		err = o->base_verified < 0 ? o->base_verified : 0;
+	} else if (base) {	/* a distilled .BTF.base */
+		err = btfids_btf_check_types(base, from, &o->rep);
+	}
+	return err ? err : btfids_btf_check_types(u->btf, from, &o->rep);
 }
 
 /* 7.x: the kfunc rewrite, then dedup, distill and sort (kfunc.h, finalize.h) */
@@ -136,6 +197,9 @@ static int rewrite_btf(struct resolve_opts *o, struct run *u)
 	struct btfids_final f;
 	int added, err;
 
+	err = check_types(o, u);
+	if (err)
+		return err;
 	added = btfids_kfuncs_rewrite(u->btf, &u->e, &u->s, u->flow, &o->rep);
 	if (added < 0)
 		return added;
@@ -168,6 +232,59 @@ static unsigned int release_rules(const struct run *u)
 	return u->rel.from ? BTFIDS_KERNEL(u->rel.major, u->rel.minor) : 0;
 }
 
+/*
+ * The v2 table of every function (include/btfids/tramp.h): in the 7.x
+ * flow, for a vmlinux (not ET_REL, no split BTF) whose linker script
+ * places .BTF_tramp (__start_BTF_tramp: the kernel reads the table), or
+ * with --tramp_table, unless .BTF_tramp holds declared sets (those keep
+ * their v1 tables). A mainline kernel gets no extra file.
+ */
+static int want_tramp2(struct resolve_opts *o, struct run *u)
+{
+	const char *no = NULL;
+
+	if (u->flow == BTFIDS_FLOW_6X)	/* --tramp_table refused by resolve_one() */
+		return 0;
+	if (u->e.type == ET_REL || o->base)
+		no = "a module (split BTF): the table is vmlinux's";
+	else if (u->e.tramp.size)
+		no = ".BTF_tramp holds declared sets: their v1 tables are written";
+	if (no && o->tramp_table) {
+		btfids_err(&o->rep, u->e.path, "--tramp_table: %s", no);
+		return -EINVAL;
+	}
+	if (no)
+		return 0;
+	if (btfids_elf_defines(&u->e, "__start_BTF_tramp"))
+		u->tramp2_why = "its linker script places .BTF_tramp";
+	else if (o->tramp_table)
+		u->tramp2_why = "--tramp_table";
+	u->tramp2 = u->tramp2_why != NULL;
+	return 0;
+}
+
+/* The v2 table from the final BTF, by the release's rules; -v says what it is. */
+static int build_tramp2(struct resolve_opts *o, struct run *u)
+{
+	struct btfids_tramp_rules ru;
+	struct btfids_tramp2 *t = &u->t2;
+	int err;
+
+	err = btfids_tramp_rules_init(&ru, &u->e, &u->s, u->ids, release_rules(u));
+	if (err)
+		btfids_err(&o->rep, u->e.path, "out of memory");
+	else
+		err = btfids_tramp2_build(u->btf, &ru, btfids_elf_big_endian(&u->e), u->e.path,
+					  t, &o->rep);
+	if (!err)
+		btfids_dbg(&o->rep, 1, "%s: trampoline table v2 (%s): %u functions, %u classes, %u bytes (%.2f a function), %s, %s rules\n",
+			   u->e.path, u->tramp2_why, t->nr_funcs, t->nr_classes, t->size,
+			   t->nr_funcs ? (double)t->size / t->nr_funcs : 0.0, ru.a.name,
+			   u->rel.from ? u->rel.text : "the newest");
+	btfids_tramp_rules_free(&ru);
+	return err;
+}
+
 /* Everything up to the write. */
 static int compute(struct resolve_opts *o, struct run *u)
 {
@@ -180,6 +297,8 @@ static int compute(struct resolve_opts *o, struct run *u)
 	/* no slot and no set: stripped? (the scan is only paid then) */
 	if (!err && !u->s.nr_slots && !u->s.nr_sets)
 		err = btfids_elf_check_ids_named(&u->e, &o->rep);
+	if (!err)
+		err = want_tramp2(o, u);
 	if (has_ids)	/* the BTF work needs memory, not the symbol table */
 		btfids_elf_drop_syms(&u->e);
 	if (!err)
@@ -194,6 +313,8 @@ static int compute(struct resolve_opts *o, struct run *u)
 	if (!err && has_ids)	/* trampoline tables: built now, written with .BTF_ids */
 		err = btfids_tramp_fill(&u->e, &u->s, u->btf, u->ids, release_rules(u),
 					&u->t, &o->rep);
+	if (!err && u->tramp2)
+		err = build_tramp2(o, u);
 	if (err)
 		return err;
 	if (o->fatal_warnings && o->rep.warnings != warnings) {
@@ -240,6 +361,7 @@ static int check_output(const char *out, struct btfids_report *r)
 
 static void run_free(struct run *u)
 {
+	btfids_tramp2_free(&u->t2);
 	btfids_tramp_free(&u->t);
 	free(u->ids);
 	btf__free(u->btf);
@@ -253,26 +375,47 @@ static int open_elf(struct resolve_opts *o, struct run *u, const char *path)
 {
 	int err = btfids_elf_open(&u->e, path, false, &o->rep);
 
-	if (err)
+	if (!err)
+		err = classify(o, u);
+	if (err || u->flow != BTFIDS_FLOW_6X || o->output)
 		return err;
-	classify(o, u);
-	if (u->flow != BTFIDS_FLOW_6X || o->output)
-		return 0;
 	btfids_elf_close(&u->e);
 	return btfids_elf_open(&u->e, path, true, &o->rep);
 }
 
 /*
- * A run that fails before the ELF could be read: when --kernel says 7.x,
- * outputs of an earlier run would be stale (README, "The 7.x flow").
+ * -b, parsed once, for the first object that needs it: after that object
+ * is open and classified, so that its failure is that object's (a 7.x
+ * run's stale outputs removed). A batch indexes its names.
  */
-static void forget_outputs(struct resolve_opts *o, const char *path)
+static int load_base(struct resolve_opts *o)
+{
+	if (!o->base_path || o->base || o->base_err)
+		return o->base_err;
+	o->base_err = btfids_btf_load_base(o->base_path, &o->base, &o->rep);
+	if (!o->base_err && o->batch && btfids_btf_index_new(o->base, &o->base_index)) {
+		btfids_err(&o->rep, o->base_path, "cannot index base BTF (malformed, or out of memory)");
+		o->base_err = -ENOMEM;
+	}
+	return o->base_err;
+}
+
+/*
+ * A failed run: outputs of an earlier 7.x run would be stale (kbuild links
+ * or patches in whatever <ELF>.BTF* it finds; README, "The 7.x flow"). They
+ * go unless the run is known to be 6.x: by the ELF's release, or, when the
+ * ELF could not be read or classified, by --kernel.
+ */
+static void forget_outputs(struct resolve_opts *o, const struct run *u, const char *path)
 {
 	struct btfids_release rel;
 
-	if (o->kernel && !btfids_release_parse(o->kernel, &rel) &&
-	    (rel.from = "--kernel", btfids_release_flow(&rel) != BTFIDS_FLOW_6X))
-		btfids_write_remove_raw(o->output ? o->output : path, &o->rep);
+	if (u->classified && u->flow == BTFIDS_FLOW_6X)
+		return;
+	if (!u->classified && o->kernel && !btfids_release_parse(o->kernel, &rel) &&
+	    (rel.from = "--kernel", btfids_release_flow(&rel) == BTFIDS_FLOW_6X))
+		return;
+	btfids_write_remove_raw(o->output ? o->output : path, &o->rep);
 }
 
 static int resolve_one(struct resolve_opts *o, const char *path)
@@ -282,12 +425,20 @@ static int resolve_one(struct resolve_opts *o, const char *path)
 	int err;
 
 	err = open_elf(o, &u, path);
+	if (!err)
+		err = load_base(o);
 	if (err) {
-		forget_outputs(o, path);
+		forget_outputs(o, &u, path);
+		run_free(&u);
 		return err;
 	}
 	dest = u.flow != BTFIDS_FLOW_6X ? BTFIDS_DEST_RAW :
 	       o->output ? BTFIDS_DEST_COPY : BTFIDS_DEST_IN_PLACE;
+	if (dest != BTFIDS_DEST_RAW && o->tramp_table) {
+		btfids_err(&o->rep, path, "--tramp_table: the 6.x flow links no <ELF>.BTF_tramp (the 7.x flow writes it); file left unchanged");
+		err = -EINVAL;
+		goto out;
+	}
 	if (dest != BTFIDS_DEST_RAW && (!u.e.ids.index || !u.e.symtab_index)) {
 		err = btfids_elf_check_ids_named(&u.e, &o->rep);	/* stripped? */
 		if (err)
@@ -301,10 +452,11 @@ static int resolve_one(struct resolve_opts *o, const char *path)
 	if (!err) {
 		summary(o, &u.e, &u.s);
 		err = btfids_write_result(&u.e, dest, o->output, &(struct btfids_result){
-			.ids = u.ids, .tramp = &u.t, .btf = u.btf, .base = u.base,
+			.ids = u.ids, .tramp = &u.t, .tramp2 = &u.t2, .btf = u.btf,
+			.base = u.base,
 		}, &o->rep);
-	} else if (dest == BTFIDS_DEST_RAW) {
-		btfids_write_remove_raw(o->output ? o->output : path, &o->rep);
+	} else {
+		forget_outputs(o, &u, path);
 	}
 out:
 	run_free(&u);
@@ -350,10 +502,24 @@ out:
 	return err;
 }
 
+/* @path holds a v2 table (the table of every function) in @e's byte order. */
+static bool is_tramp2_file(const char *path, const struct btfids_elf *e)
+{
+	unsigned char hdr[8];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : pread(fd, hdr, sizeof(hdr), 0);
+
+	if (fd >= 0)
+		close(fd);
+	return n == (ssize_t)sizeof(hdr) &&
+	       btfids_tramp2_is(hdr, sizeof(hdr), btfids_elf_big_endian(e));
+}
+
 /*
  * The trampoline tables the 7.x run wrote beside BLOB (<elf>.BTF_ids ->
  * <elf>.BTF_tramp), for the image's .BTF_tramp: *buf, or NULL when there
- * is none to write (no such file: the kernel's resolve_btfids made BLOB).
+ * is none to write (no such file: the kernel's resolve_btfids made BLOB;
+ * or the v2 table, which gen-btf.sh linked into the image already).
  */
 static int tramp_blob(struct resolve_opts *o, const struct btfids_elf *e,
 		      unsigned char **buf)
@@ -366,7 +532,11 @@ static int tramp_blob(struct resolve_opts *o, const struct btfids_elf *e,
 	if (n < k || strcmp(o->patch_blob + n - k, ".BTF_ids") ||
 	    asprintf(&path, "%.*s.BTF_tramp", (int)(n - k), o->patch_blob) < 0)
 		return 0;
-	if (!e->tramp.index) {
+	if (is_tramp2_file(path, e)) {
+		btfids_dbg(&o->rep, 1, "%s: %s is the v2 table, linked by gen-btf.sh (not patched in): .BTF_tramp left as it is\n",
+			   e->path, path);
+		err = 0;
+	} else if (!e->tramp.index) {
 		err = access(path, F_OK) ? 0 : -EINVAL;
 		if (err)
 			btfids_err(&o->rep, e->path, "%s holds trampoline tables, but the image has no .BTF_tramp section (another image?)",
@@ -380,6 +550,26 @@ static int tramp_blob(struct resolve_opts *o, const struct btfids_elf *e,
 	}
 	free(path);
 	return err;
+}
+
+/*
+ * --patch_btfids BLOB ELF without BLOB: when ELF carries no release, the
+ * resolve run before it took the 6.x flow (unless it had --kernel),
+ * patched ELF in place and wrote no BLOB. Say so; true when said.
+ */
+static bool blob_not_written(struct resolve_opts *o, const struct btfids_elf *e)
+{
+	struct btfids_release rel;
+	struct btfids_srctree t;
+	char why[PATH_MAX + 96];
+
+	if (!access(o->patch_blob, F_OK) || errno != ENOENT ||
+	    btfids_release_find(e, &rel, &t, &o->rep) != -ENOENT)
+		return false;
+	btfids_err(&o->rep, o->patch_blob, "cannot open: %s: %s carries no kernel release (no linux_banner, no vermagic; %s), so resolving it took the 6.x flow, in place, and wrote no %s; resolve it with --kernel RELEASE (the 7.x release of the tree that builds it)",
+		   strerror(ENOENT), e->path, btfids_srctree_why(&t, why, sizeof(why)),
+		   o->patch_blob);
+	return true;
 }
 
 /*
@@ -401,6 +591,8 @@ static int patch_blob(struct resolve_opts *o, const char *path)
 		btfids_err(&o->rep, path, "section .BTF_ids not found");
 		goto out;
 	}
+	if (blob_not_written(o, &e))
+		goto out;
 	err = read_blob(o->patch_blob, path, ".BTF_ids", e.ids.size, false, &ids, &o->rep);
 	if (!err)
 		err = tramp_blob(o, &e, &tramp);
@@ -416,7 +608,7 @@ out:
 	return err;
 }
 
-enum { OPT_BTF = 256, OPT_FATAL, OPT_PATCH, OPT_NO_FAIL, OPT_DISTILL, OPT_KERNEL };
+enum { OPT_BTF = 256, OPT_FATAL, OPT_PATCH, OPT_NO_FAIL, OPT_DISTILL, OPT_KERNEL, OPT_TRAMP };
 
 static const struct option long_opts[] = {
 	{ "verbose", no_argument, NULL, 'v' },
@@ -425,6 +617,7 @@ static const struct option long_opts[] = {
 	{ "fatal_warnings", no_argument, NULL, OPT_FATAL },
 	{ "distill_base", no_argument, NULL, OPT_DISTILL },
 	{ "kernel", required_argument, NULL, OPT_KERNEL },
+	{ "tramp_table", no_argument, NULL, OPT_TRAMP },
 	{ "patch_btfids", required_argument, NULL, OPT_PATCH },
 	{ "output", required_argument, NULL, 'o' },
 	{ "no-fail", no_argument, NULL, OPT_NO_FAIL },	/* 5.x kbuild; a no-op */
@@ -463,6 +656,9 @@ static int parse_args(int argc, char **argv, struct resolve_opts *o)
 			break;
 		case OPT_DISTILL:
 			o->distill_base = true;
+			break;
+		case OPT_TRAMP:
+			o->tramp_table = true;
 			break;
 		case OPT_KERNEL: {
 			struct btfids_release rel;
@@ -523,17 +719,8 @@ int do_resolve(int argc, char **argv)
 		return patch_blob(&o, argv[first]) ? BTFIDS_EXIT_FAIL : BTFIDS_EXIT_OK;
 	if (o.output && check_output(o.output, &o.rep))	/* before any work */
 		return BTFIDS_EXIT_FAIL;
-	if (o.base_path && btfids_btf_load_base(o.base_path, &o.base, &o.rep)) {
-		for (i = first; i < argc; i++)
-			forget_outputs(&o, argv[i]);
-		return BTFIDS_EXIT_FAIL;
-	}
 	/* a batch looks the base's names up in an index instead of walking it each time */
-	if (o.base && argc - first > 1 && btfids_btf_index_new(o.base, &o.base_index)) {
-		btfids_err(&o.rep, o.base_path, "cannot index base BTF (malformed, or out of memory)");
-		btf__free(o.base);
-		return BTFIDS_EXIT_FAIL;
-	}
+	o.batch = argc - first > 1;
 	for (i = first; i < argc; i++)
 		failed |= resolve_one(&o, argv[i]) != 0;
 	btfids_btf_index_free(o.base_index);

@@ -127,7 +127,7 @@ static int check_place(struct collect *c, const char *sym, uint64_t value,
 }
 
 static int add_slot(struct collect *c, const char *sym, enum btfids_kind kind,
-		    const char *rest, const GElf_Sym *st)
+		    const char *rest, const GElf_Sym *st, size_t symidx)
 {
 	struct btfids_syms *s = c->s;
 	uint64_t off;
@@ -152,14 +152,14 @@ static int add_slot(struct collect *c, const char *sym, enum btfids_kind kind,
 		return err;
 	}
 	c->refs[s->nr_slots] = (struct name_ref){ kind, name, s->nr_slots };
-	s->slots[s->nr_slots] = (struct btfids_slot){ .off = off, .sym = sym };
+	s->slots[s->nr_slots] = (struct btfids_slot){ .off = off, .sym = sym, .symidx = symidx };
 	s->nr_slots++;
 	s->nr_kind_slots[kind]++;
 	return 0;
 }
 
 static int add_set(struct collect *c, const char *sym, enum btfids_kind kind,
-		   const char *name, const GElf_Sym *st)
+		   const char *name, const GElf_Sym *st, size_t symidx)
 {
 	uint64_t hdr = kind == BTFIDS_SET8 ? 8 : 4;
 	uint64_t ent = kind == BTFIDS_SET8 ? 8 : 4;
@@ -197,10 +197,12 @@ static int add_set(struct collect *c, const char *sym, enum btfids_kind kind,
 	set->off = off;
 	set->size = st->st_size;
 	set->cnt = (st->st_size - hdr) / ent;
+	set->symidx = symidx;
 	return 0;
 }
 
-static int add_symbol(struct collect *c, const char *sym, const GElf_Sym *st)
+/* Symbol @symidx, named @sym, defined in .BTF_ids */
+static int add_symbol(struct collect *c, const char *sym, const GElf_Sym *st, size_t symidx)
 {
 	const char *rest;
 	enum btfids_kind kind;
@@ -211,8 +213,8 @@ static int add_symbol(struct collect *c, const char *sym, const GElf_Sym *st)
 		return -EINVAL;
 	}
 	if (kind == BTFIDS_SET || kind == BTFIDS_SET8)
-		return add_set(c, sym, kind, rest, st);
-	return add_slot(c, sym, kind, rest, st);
+		return add_set(c, sym, kind, rest, st, symidx);
+	return add_slot(c, sym, kind, rest, st, symidx);
 }
 
 static int scan_symbols(struct collect *c)
@@ -239,7 +241,7 @@ static int scan_symbols(struct collect *c)
 		if (err || shndx != e->ids.index ||
 		    strncmp(name, BTF_ID_PREFIX, strlen(BTF_ID_PREFIX)))
 			continue;
-		err = add_symbol(c, name, &st);
+		err = add_symbol(c, name, &st, i);
 		if (err)
 			return err;
 	}

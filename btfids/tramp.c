@@ -79,28 +79,25 @@ static int cmp_entry(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static void put16(unsigned char *p, uint16_t v, bool be)
+void btfids_tramp_put_class(unsigned char *p, const struct btfids_fmodel *m)
 {
-	p[be ? 0 : 1] = v >> 8;
-	p[be ? 1 : 0] = v;
+	memset(p, 0, BTF_TRAMP_CLASS_SIZE);
+	p[0] = m->ret_size;
+	p[1] = m->ret_flags;
+	p[2] = m->nr_args;
+	p[3] = m->nr_slots;
+	memcpy(p + 4, m->arg_size, BTF_TRAMP_MAX_ARGS);
+	memcpy(p + 16, m->arg_flags, BTF_TRAMP_MAX_ARGS);
+	p[28] = m->reason == BTF_TRAMP_OK;
+	p[29] = m->reason;
+	p[30] = m->distilled;
+	memcpy(p + 32, m->loc, sizeof(m->loc));
 }
 
 static void put_entry(unsigned char *p, const struct entry *en, bool be)
 {
-	const struct btfids_fmodel *m = &en->m;
-
-	memset(p, 0, BTF_TRAMP_ENTRY_SIZE);
 	btfids_put32(p, en->id, be);
-	p[4] = m->ret_size;
-	p[5] = m->ret_flags;
-	p[6] = m->nr_args;
-	p[7] = m->nr_slots;
-	memcpy(p + 8, m->arg_size, BTF_TRAMP_MAX_ARGS);
-	memcpy(p + 20, m->arg_flags, BTF_TRAMP_MAX_ARGS);
-	p[32] = m->reason == BTF_TRAMP_OK;
-	p[33] = m->reason;
-	p[34] = m->distilled;
-	memcpy(p + 36, m->loc, sizeof(m->loc));
+	btfids_tramp_put_class(p + 4, &en->m);
 }
 
 /*
@@ -119,11 +116,11 @@ static void put_table(unsigned char *p, struct entry *en, size_t n, uint16_t mac
 	qsort(en, n, sizeof(*en), cmp_entry);
 	memset(p, 0, BTF_TRAMP_HDR_SIZE);
 	btfids_put32(p, BTF_TRAMP_MAGIC, be);
-	put16(p + 4, BTF_TRAMP_VERSION, be);
-	put16(p + 6, machine, be);
+	btfids_put16(p + 4, BTF_TRAMP_VERSION, be);
+	btfids_put16(p + 6, machine, be);
 	btfids_put32(p + 8, n, be);
-	put16(p + 12, BTF_TRAMP_ENTRY_SIZE, be);
-	put16(p + 14, max_slots, be);
+	btfids_put16(p + 12, BTF_TRAMP_ENTRY_SIZE, be);
+	btfids_put16(p + 14, max_slots, be);
 	btfids_put32(p + 16, crc, be);
 	for (i = 0; i < n; i++)
 		put_entry(p + BTF_TRAMP_HDR_SIZE + i * BTF_TRAMP_ENTRY_SIZE, &en[i], be);
@@ -183,23 +180,46 @@ uint32_t btfids_attach_func(const struct btf *btf, uint32_t id, const uint32_t *
 	return impl_id > 0 ? (uint32_t)impl_id : id;
 }
 
-/* The model of BTF ID @id for @a: unresolved (0), not a FUNC, or computed. */
-static void entry_model(const struct btf *btf, uint32_t id,
-			const struct btfids_target_arch *a, struct btfids_fmodel *m)
+void btfids_tramp_model(const struct btfids_tramp_rules *ru, const struct btf *btf,
+			uint32_t id, struct btfids_fmodel *m)
 {
 	if (!id) {
 		memset(m, 0, sizeof(*m));
 		memset(m->loc, BTF_TRAMP_LOC_NONE, sizeof(m->loc));
 		m->reason = BTF_TRAMP_UNRESOLVED;
-	} else if (btfids_fmodel_compute(btf, id, a, m)) {
-		m->reason = BTF_TRAMP_ARG_UNSUPPORTED;
+		return;
 	}
+	id = btfids_attach_func(btf, id, ru->implicit, ru->nr_implicit);
+	/* a FUNC whose type is not a FUNC_PROTO: malformed BTF */
+	if (btfids_fmodel_compute(btf, id, &ru->a, m))
+		*m = (struct btfids_fmodel){ .reason = BTF_TRAMP_ARG_UNSUPPORTED };
+}
+
+int btfids_tramp_rules_init(struct btfids_tramp_rules *ru, const struct btfids_elf *e,
+			    const struct btfids_syms *s, const unsigned char *ids,
+			    unsigned int kernel)
+{
+	memset(ru, 0, sizeof(*ru));
+	btfids_arch_from_elf(e->machine, e->elf_class, &ru->a);
+	ru->a.kernel = kernel;
+	if (!s || !ids || (kernel && kernel < BTFIDS_KERNEL(7, 3)))
+		return 0;
+	return btfids_implicit_kfuncs(s, ids, btfids_elf_big_endian(e), &ru->implicit,
+				      &ru->nr_implicit);
+}
+
+void btfids_tramp_rules_free(struct btfids_tramp_rules *ru)
+{
+	free(ru->implicit);
+	ru->implicit = NULL;
+	ru->nr_implicit = 0;
 }
 
 int btfids_tramp_build(const struct btf *btf, const struct btfids_target_arch *a,
 		       uint32_t btf_crc32, bool big_endian, const uint32_t *ids, size_t n,
 		       unsigned char *out)
 {
+	struct btfids_tramp_rules ru = { .a = *a };
 	struct entry *en = calloc(n ? n : 1, sizeof(*en));
 	size_t i;
 
@@ -208,7 +228,7 @@ int btfids_tramp_build(const struct btf *btf, const struct btfids_target_arch *a
 	for (i = 0; i < n; i++) {
 		en[i].id = ids[i];
 		en[i].order = i;
-		entry_model(btf, ids[i], a, &en[i].m);
+		btfids_tramp_model(&ru, btf, ids[i], &en[i].m);
 	}
 	put_table(out, en, n, a->machine, btf_crc32, big_endian);
 	free(en);
@@ -220,10 +240,8 @@ struct fill_ctx {
 	const struct btfids_elf *e;
 	const struct btfids_syms *s;
 	const struct btf *btf;
-	struct btfids_target_arch a;	/* arch and kernel rules */
+	struct btfids_tramp_rules ru;	/* arch, kernel rules, implicit-args kfuncs */
 	uint32_t crc;
-	uint32_t *implicit;		/* 7.3: KF_IMPLICIT_ARGS kfuncs, sorted */
-	size_t nr_implicit;
 };
 
 /* Build one table: set @set, at @off in t->buf, @n entries. */
@@ -259,12 +277,10 @@ static int fill_one(const struct fill_ctx *c, const char *set, uint64_t off, siz
 		tg = &c->s->targets[sl->target];
 		en[i].id = tg->id;
 		en[i].order = i;
-		entry_model(c->btf, tg->id ? btfids_attach_func(c->btf, tg->id, c->implicit,
-								c->nr_implicit) : 0,
-			    &c->a, &en[i].m);
+		btfids_tramp_model(&c->ru, c->btf, tg->id, &en[i].m);
 		if (en[i].m.reason != BTF_TRAMP_OK)
 			btfids_warn(r, "trampoline set %s: %s (id %u) cannot attach on %s: %s",
-				    set, tg->name, tg->id, c->a.name,
+				    set, tg->name, tg->id, c->ru.a.name,
 				    btfids_fmodel_reason_str(en[i].m.reason));
 	}
 	put_table(t->buf + off, en, n, e->machine, c->crc, btfids_elf_big_endian(e));
@@ -305,12 +321,8 @@ int btfids_tramp_fill(const struct btfids_elf *e, const struct btfids_syms *s,
 	if (!t->buf)
 		return -ENOMEM;
 	memcpy(t->buf, t->sec.data, t->sec.size);
-	btfids_arch_from_elf(e->machine, e->elf_class, &c.a);
-	c.a.kernel = kernel;
 	c.crc = btf_crc(e, btf, kernel);
-	if (ids && (!kernel || kernel >= BTFIDS_KERNEL(7, 3)))
-		err = btfids_implicit_kfuncs(s, ids, btfids_elf_big_endian(e), &c.implicit,
-					     &c.nr_implicit);
+	err = btfids_tramp_rules_init(&c.ru, e, s, ids, kernel);
 	for (i = 1; !err && i < e->nr_syms; i++) {
 		uint64_t off, n;
 		const char *name;
@@ -331,10 +343,10 @@ int btfids_tramp_fill(const struct btfids_elf *e, const struct btfids_syms *s,
 		n = (sym.st_size - BTF_TRAMP_HDR_SIZE) / BTF_TRAMP_ENTRY_SIZE;
 		err = fill_one(&c, name + strlen(PFX_TABLE), off, n, t, r);
 	}
-	free(c.implicit);
+	btfids_tramp_rules_free(&c.ru);
 	if (!err)
 		btfids_dbg(r, 1, "%s: %zu trampoline table(s) for %s\n", e->path, t->nr_tables,
-			   c.a.name);
+			   c.ru.a.name);
 	return err;
 }
 
@@ -367,24 +379,24 @@ void btfids_tramp_free(struct btfids_tramp *t)
 	t->buf = NULL;
 }
 
-static uint16_t get16(const unsigned char *p, bool be)
-{
-	return be ? (p[0] << 8 | p[1]) : (p[1] << 8 | p[0]);
-}
-
-/* One stored entry back to a model, from its bytes only. */
-static uint32_t get_entry(const unsigned char *p, bool be, struct btfids_fmodel *m)
+void btfids_tramp_get_class(const unsigned char *p, struct btfids_fmodel *m)
 {
 	memset(m, 0, sizeof(*m));
-	m->ret_size = p[4];
-	m->ret_flags = p[5];
-	m->nr_args = p[6] > BTF_TRAMP_MAX_ARGS ? BTF_TRAMP_MAX_ARGS : p[6];
-	m->nr_slots = p[7];
-	memcpy(m->arg_size, p + 8, BTF_TRAMP_MAX_ARGS);
-	memcpy(m->arg_flags, p + 20, BTF_TRAMP_MAX_ARGS);
-	m->reason = p[32] ? BTF_TRAMP_OK : (p[33] ? p[33] : BTF_TRAMP_NR_REASONS);
-	m->distilled = p[34];
-	memcpy(m->loc, p + 36, sizeof(m->loc));
+	m->ret_size = p[0];
+	m->ret_flags = p[1];
+	m->nr_args = p[2] > BTF_TRAMP_MAX_ARGS ? BTF_TRAMP_MAX_ARGS : p[2];
+	m->nr_slots = p[3];
+	memcpy(m->arg_size, p + 4, BTF_TRAMP_MAX_ARGS);
+	memcpy(m->arg_flags, p + 16, BTF_TRAMP_MAX_ARGS);
+	m->reason = p[28] ? BTF_TRAMP_OK : (p[29] ? p[29] : BTF_TRAMP_NR_REASONS);
+	m->distilled = p[30];
+	memcpy(m->loc, p + 32, sizeof(m->loc));
+}
+
+/* One stored entry back to a model, from its bytes only; returns its ID. */
+static uint32_t get_entry(const unsigned char *p, bool be, struct btfids_fmodel *m)
+{
+	btfids_tramp_get_class(p + 4, m);
 	return btfids_get32(p, be);
 }
 
@@ -495,7 +507,7 @@ int btfids_tramp_print(const char *path, const char *base_path, FILE *out,
 			goto out;
 		}
 		n = btfids_get32(p + 8, be);
-		if (get16(p + 12, be) != BTF_TRAMP_ENTRY_SIZE ||
+		if (btfids_get16(p + 12, be) != BTF_TRAMP_ENTRY_SIZE ||
 		    (t.sec.size - off - BTF_TRAMP_HDR_SIZE) / BTF_TRAMP_ENTRY_SIZE < n) {
 			btfids_err(r, path, "%s: bad entry size or count", name);
 			err = -EINVAL;

@@ -251,7 +251,10 @@ static int write_raw(const struct btfids_elf *e, const char *prefix,
 	if (!err) {
 		f[RAW_IDS].data = res->ids;
 		f[RAW_IDS].size = e->ids.size;
-		if (res->tramp && res->tramp->sec.index) {
+		if (res->tramp2 && res->tramp2->buf) {
+			f[RAW_TRAMP].data = res->tramp2->buf;
+			f[RAW_TRAMP].size = res->tramp2->size;
+		} else if (res->tramp && res->tramp->sec.index) {
 			f[RAW_TRAMP].data = res->tramp->buf;
 			f[RAW_TRAMP].size = res->tramp->sec.size;
 		}

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # boot.sh [VERSION] - proven by a running kernel: relink the kbuild-tiny tree
-# of Linux VERSION (default 6.12) with RESOLVE_BTFIDS=btfids, boot its
+# of Linux VERSION (default 6.12; 6.1, 7.3 too) with RESOLVE_BTFIDS=btfids, boot its
 # bzImage under qemu-system-x86_64 (TCG) with an initramfs whose /init
 # (tests/boot/*.c, static) lets the kernel judge btfids' output:
 #   ids     BPF programs whose loading depends on the .BTF_ids slots
@@ -18,8 +18,10 @@
 #   BTFIDS_BOOT_MIN        fewest functions the models line must have tried (1000)
 #   BTFIDS_BOOT_BUDGET     seconds the guest may spend on the models (300); it
 #                          tries them in a fixed random order and stops there
+#   BTFIDS_BOOT_MAX        try at most the first N of that order (0: all)
 #   BTFIDS_BOOT_BZIMAGE    boot this image instead of the relinked one (and do
-#                          not relink); for testing the test
+#                          not relink; BTFIDS_BOOT_VMLINUX: its vmlinux); for
+#                          testing the test, or Debian's own 6.1 kernel (README)
 #   BTFIDS_BOOT_APPEND     more kernel command line (for testing the test)
 #   BTFIDS_BOOT_LOG        keep the guest's serial log in this file
 #   QEMU                   default qemu-system-x86_64
@@ -34,6 +36,7 @@ TIMEOUT=${BTFIDS_BOOT_TIMEOUT:-540}
 SAMPLE=${BTFIDS_BOOT_SAMPLE:-3}
 MIN=${BTFIDS_BOOT_MIN:-1000}
 BUDGET=${BTFIDS_BOOT_BUDGET:-300}
+MAX=${BTFIDS_BOOT_MAX:-0}
 S=$top/tests/boot
 
 skip() { echo "boot: skipped ($*)"; exit 0; }
@@ -54,6 +57,10 @@ if [ -z "${BTFIDS_BOOT_BZIMAGE:-}" ]; then
 		skip "no $R/kbuild-tiny: the workspace's shared/realdata, not in this repository; set BTFIDS_REALDATA"
 	[ -f "$T/.config" ] && [ -f "$T/arch/x86/boot/bzImage" ] ||
 		skip "no $V kernel tree: run BTFIDS_KBUILD_KERNEL=$V $R/kbuild-tiny once as root, about 12 minutes"
+	# a trampoline needs the JIT; 6.1's BPF_JIT depends on MODULES (kernel/bpf/Kconfig),
+	# which tinyconfig leaves off, so kbuild-tiny's -e BPF_JIT alone does not stay
+	grep -q '^CONFIG_BPF_JIT=y' "$T/.config" ||
+		skip "the $V tree has no CONFIG_BPF_JIT, so no trampoline to judge with (6.1's BPF_JIT needs MODULES: build the tree with BTFIDS_KBUILD_EXTRA='-e MODULES')"
 fi
 
 tmp=$(mktemp -d /tmp/btfids-boot.XXXXXX)
@@ -63,6 +70,8 @@ trap 'rm -rf "$tmp"' EXIT
 CFLAGS_GUEST="-O2 -g -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE"
 if ! clang -target bpf -O2 -g -Wall -Werror -I/usr/include/x86_64-linux-gnu \
 	-c "$S/ids.bpf.c" -o "$tmp/ids.bpf.o" 2>"$tmp/err" ||
+   ! clang -target bpf -O2 -g -Wall -Werror -I/usr/include/x86_64-linux-gnu -DIDS61 \
+	-c "$S/ids.bpf.c" -o "$tmp/ids61.bpf.o" 2>>"$tmp/err" ||
    ! ${CC:-gcc} $CFLAGS_GUEST -static -o "$tmp/init" "$S"/init.c "$S"/ids.c "$S"/models.c \
 	"$S"/args.c -lbpf -lelf -lz 2>>"$tmp/err"; then
 	echo "boot: $V FAILED (cannot build the guest program: $(head -3 "$tmp/err"))"
@@ -94,7 +103,7 @@ fi
 # (models.txt: the refused ones, those with an arg over 8 bytes or a struct
 # or union by value, or more than 6 slots, and every SAMPLE-th of the rest;
 # args.txt: the functions of the args check)
-python3 - "$tmp" "$SAMPLE" <<'EOF'
+python3 - "$tmp" "$SAMPLE" "$MAX" <<'EOF'
 import json, random, sys
 d, k = sys.argv[1], int(sys.argv[2])
 lst = lambda a: ",".join(map(str, a)) if a else "-"
@@ -113,16 +122,20 @@ for i, line in enumerate(open(d + "/models.jsonl")):
         args.write(text)
 # in a fixed random order: what the guest's time budget leaves out is no region of the BTF
 random.Random(12).shuffle(picked)
-open(d + "/models.txt", "w").writelines(picked)
+open(d + "/models.txt", "w").writelines(picked[:int(sys.argv[3]) or None])
 EOF
 
 echo "$BUDGET" >"$tmp/budget.txt"
 
-# initramfs: the kernel tree's gen_init_cpio (device node without root)
+# initramfs: the kernel tree's gen_init_cpio (device node without root); with
+# BTFIDS_BOOT_BZIMAGE and no tree of VERSION, any kbuild tree's (the cpio
+# format is the same)
 gic=$T/usr/gen_init_cpio
 if [ ! -x "$gic" ]; then
+	src=$T/usr/gen_init_cpio.c
+	[ -f "$src" ] || src=$(ls "$D"/linux-source-*/usr/gen_init_cpio.c 2>/dev/null | head -1)
 	gic=$tmp/gen_init_cpio
-	${CC:-gcc} -O2 -o "$gic" "$T/usr/gen_init_cpio.c" 2>/dev/null ||
+	${CC:-gcc} -O2 -o "$gic" "$src" 2>/dev/null ||
 		{ echo "boot: $V FAILED (no usr/gen_init_cpio in $T)"; failed=1; finish; }
 fi
 cat >"$tmp/cpio.list" <<EOF
@@ -132,6 +145,7 @@ dir /proc 0755 0 0
 dir /sys 0755 0 0
 file /init $tmp/init 0755 0 0
 file /ids.bpf.o $tmp/ids.bpf.o 0644 0 0
+file /ids61.bpf.o $tmp/ids61.bpf.o 0644 0 0
 file /models.txt $tmp/models.txt 0644 0 0
 file /args.txt $tmp/args.txt 0644 0 0
 file /budget.txt $tmp/budget.txt 0644 0 0

@@ -51,6 +51,22 @@ static char *copy_of(const char *dir, const char *name)
 	return copy;
 }
 
+/* @path has its @n bytes @before and the mtime MTIME, as before the run */
+static void expect_unchanged(const char *path, const unsigned char *before, size_t n)
+{
+	unsigned char *after;
+	size_t n_after;
+	struct stat st;
+
+	after = tl_slurp(path, &n_after);
+	ck_assert_uint_eq(n, n_after);
+	ck_assert_msg(!memcmp(before, after, n), "%s changed", path);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_eq(st.st_mtim.tv_sec, MTIME);
+	ck_assert_int_eq(st.st_mtim.tv_nsec, 0);
+	free(after);
+}
+
 /*
  * btfids @args... @path fails: exit 255, "FAILED", @path and @phrase on
  * stderr, and @path keeps its bytes and mtime. Frees and removes @path.
@@ -59,9 +75,8 @@ static void expect_fail_args(char *path, const char *phrase, const char *a1,
 			     const char *a2)
 {
 	struct timespec ts[2] = { { MTIME, 0 }, { MTIME, 0 } };
-	unsigned char *before, *after;
-	size_t n_before, n_after;
-	struct stat st;
+	unsigned char *before;
+	size_t n_before;
 	char *err;
 	int rc;
 
@@ -77,14 +92,8 @@ static void expect_fail_args(char *path, const char *phrase, const char *a1,
 	ck_assert_msg(strstr(err, "FAILED "), "no FAILED in: %s", err);
 	ck_assert_msg(strstr(err, path), "%s not named in: %s", path, err);
 	ck_assert_msg(strstr(err, phrase), "expected '%s' in: %s", phrase, err);
-	after = tl_slurp(path, &n_after);
-	ck_assert_uint_eq(n_before, n_after);
-	ck_assert_msg(!memcmp(before, after, n_before), "%s changed", path);
-	ck_assert_int_eq(stat(path, &st), 0);
-	ck_assert_int_eq(st.st_mtim.tv_sec, MTIME);
-	ck_assert_int_eq(st.st_mtim.tv_nsec, 0);
+	expect_unchanged(path, before, n_before);
 	free(before);
-	free(after);
 	free(err);
 	unlink(path);
 	free(path);
@@ -423,6 +432,367 @@ START_TEST(t_btf_bad)
 		free(err);
 		free(g);
 	}
+}
+END_TEST
+
+/*
+ * BTF the 7.3 kernel refuses when it loads it (kernel/bpf/btf.c), read in
+ * the 7.x flow: btfids @args... @img (the host's image7 or module7, a 7.3
+ * release) fails naming @named (the file the BTF is in) and @phrase, the
+ * kernel's words; writes no output and removes an earlier run's; leaves
+ * @img as it was. Frees @img.
+ */
+static void expect_bad_btf(char *img, const char *const *args, const char *named,
+			   const char *phrase)
+{
+	const char *argv[8];
+	static const char *const outs[] = { ".BTF_ids", ".BTF", ".BTF.base", ".BTF_tramp" };
+	struct timespec ts[2] = { { MTIME, 0 }, { MTIME, 0 } };
+	char *err, *out[4], *want;
+	unsigned char *before;
+	size_t n, i;
+	int rc;
+
+	for (i = 0; i < 4; i++) {	/* an earlier run's outputs */
+		FILE *f;
+
+		ck_assert_int_ge(asprintf(&out[i], "%s%s", img, outs[i]), 0);
+		f = fopen(out[i], "w");
+		ck_assert_ptr_nonnull(f);
+		fputs("stale", f);
+		fclose(f);
+	}
+	ck_assert_int_eq(utimensat(AT_FDCWD, img, ts, 0), 0);
+	before = tl_slurp(img, &n);
+	for (i = 0; args[i]; i++)
+		argv[i] = args[i];
+	argv[i++] = img;
+	argv[i] = NULL;
+	rc = tl_run(&err, argv);
+	ck_assert_int_ge(asprintf(&want, "FAILED %s: ", named), 0);
+	ck_assert_msg(rc == 255, "%s: exit %d, want 255: %s", named, rc, err);
+	ck_assert_msg(strstr(err, want), "%s not named in: %s", named, err);
+	ck_assert_msg(strstr(err, phrase), "expected '%s' in: %s", phrase, err);
+	for (i = 0; i < 4; i++) {
+		ck_assert_msg(access(out[i], F_OK), "%s left after a failed run", out[i]);
+		free(out[i]);
+	}
+	expect_unchanged(img, before, n);
+	unlink(img);
+	free(img);
+	free(before);
+	free(want);
+	free(err);
+}
+
+/* One header defect in BTF bytes @p (@size; little endian: the host's fixtures) */
+static void break_header(unsigned char *p, size_t size, int which)
+{
+	struct btf_header h;
+
+	memcpy(&h, p, sizeof(h));
+	switch (which) {
+	case 0:
+		h.version = 0xff;
+		break;
+	case 1:
+		h.flags = 1;
+		break;
+	case 2:
+		h.hdr_len = 0x1000;
+		break;
+	case 3:		/* 4 bytes before the types that are no section's */
+		h.type_off += 4;
+		break;
+	case 4:		/* the strings start inside the types */
+		h.str_off -= 4;
+		h.str_len += 4;
+		break;
+	default:
+		p[size - 1] = 'x';
+		break;
+	}
+	memcpy(p, &h, offsetof(struct btf_header, layout_off));
+}
+
+/* The kernel's words for each defect above (btf_parse_hdr(), btf_check_sec_info(), btf_parse_str_sec()) */
+static const char *const header_phrase[] = {
+	"header version is 255, not 1 (kernel: Unsupported version)",
+	"header flags are 0x01, not 0 (kernel: Unsupported flags)",
+	"header's lengths run past the",
+	"has 4 bytes that are in no section before its type section at 4 (kernel: Unsupported section found)",
+	"string section at %u overlaps the type section, which ends at %u (kernel: Section overlap found)",
+	"string section does not end with a NUL (kernel: Invalid string section)",
+};
+
+/* "@name <header_phrase>", with the offsets of the broken header @p */
+static void want_phrase(char *buf, size_t len, const char *name, const unsigned char *p,
+			int which)
+{
+	struct btf_header h;
+	int n = snprintf(buf, len, "%s ", name);
+
+	memcpy(&h, p, sizeof(h));
+	snprintf(buf + n, len - n, header_phrase[which], h.str_off, h.type_off + h.type_len);
+}
+
+/*
+ * Each header defect, in a raw --btf file (_i even) and in the image's own
+ * .BTF (_i odd): one check, the same words after the name ("BTF ..." and
+ * ".BTF ..."), where libbpf used to say only "Invalid argument" of the
+ * raw file and the kernel-only defects (version, flags) went through.
+ */
+START_TEST(t_btf_kernel_header)
+{
+	int which = _i / 2;
+	char phrase[160], *img, *raw = NULL;
+	unsigned char *btf;
+	size_t n;
+
+	if (_i % 2 == 0) {
+		char *src = tl_path(fix, "image7.tags.btf");
+
+		btf = tl_slurp(src, &n);
+		break_header(btf, n, which);
+		raw = tl_tmpfile(btf, n);
+		img = copy_of(fix, "image7.nobtf");
+		want_phrase(phrase, sizeof(phrase), "BTF", btf, which);
+		expect_bad_btf(img, (const char *[]){ "--btf", raw, NULL }, raw, phrase);
+		free(src);
+	} else {
+		Elf64_Shdr sh;
+		char *named;
+
+		img = copy_of(fix, "image7");
+		named = strdup(img);
+		raw_shdr(img, ".BTF", &sh);
+		n = sh.sh_size;
+		btf = malloc(n);
+		raw_read(img, sh.sh_offset, btf, n);
+		break_header(btf, n, which);
+		raw_write(img, sh.sh_offset, btf, n);
+		want_phrase(phrase, sizeof(phrase), ".BTF", btf, which);
+		expect_bad_btf(img, (const char *[]){ NULL }, named, phrase);
+		free(named);
+	}
+	if (raw)
+		unlink(raw);
+	free(raw);
+	free(btf);
+}
+END_TEST
+
+/*
+ * A 40-byte header whose byte 36, past the 32 the 7.3 kernel knows, is not
+ * 0 (btf_parse_hdr(): "Unsupported btf_header"); libbpf reads it but will
+ * not modify it ("cannot add its _impl FUNC: Operation not supported").
+ */
+START_TEST(t_btf_kernel_hdr40)
+{
+	char *src = tl_path(fix, "image7.tags.btf"), *raw;
+	uint32_t hdr_len = 40;
+	unsigned char *btf, *big;
+	size_t n;
+
+	btf = tl_slurp(src, &n);
+	big = calloc(1, n + 16);
+	memcpy(big, btf, 24);
+	memcpy(big + 40, btf + 24, n - 24);
+	memcpy(big + offsetof(struct btf_header, hdr_len), &hdr_len, 4);
+	big[36] = 1;
+	raw = tl_tmpfile(big, n + 16);
+	expect_bad_btf(copy_of(fix, "image7.nobtf"), (const char *[]){ "--btf", raw, NULL }, raw,
+		       "BTF header is 40 bytes, and byte 36, past the 32 of the header the kernel knows, is not 0 (kernel: Unsupported btf_header)");
+	unlink(raw);
+	free(raw);
+	free(big);
+	free(btf);
+	free(src);
+}
+END_TEST
+
+/*
+ * @raw, libbpf's bytes of a BTF with a layout section after its types
+ * (btf_get_raw_data()), with its last type, a FLOAT, made kind 20 and one
+ * more layout entry (no bytes after the btf_type) by which libbpf 1.8
+ * reads that kind. Returns the raw file's path.
+ */
+static char *with_kind20(const void *raw, __u32 size)
+{
+	uint32_t info = 20u << 24, at;
+	unsigned char *p = calloc(1, size + 4);
+	struct btf_header h;
+	char *path;
+
+	memcpy(&h, raw, sizeof(h));
+	ck_assert_uint_eq(h.hdr_len, sizeof(h));
+	ck_assert_uint_eq(h.layout_len, 20 * sizeof(struct btf_layout));	/* kinds 0..19 */
+	ck_assert_uint_lt(h.type_off, h.layout_off);
+	at = h.hdr_len + h.layout_off + h.layout_len;
+	memcpy(p, raw, at);
+	memcpy(p + at + 4, (const unsigned char *)raw + at, size - at);
+	memcpy(p + h.hdr_len + h.type_off + h.type_len - sizeof(struct btf_type) +
+	       offsetof(struct btf_type, info), &info, sizeof(info));
+	h.layout_len += 4;
+	if (h.str_off > h.layout_off)
+		h.str_off += 4;
+	memcpy(p, &h, sizeof(h));
+	path = tl_tmpfile(p, size + 4);
+	free(p);
+	return path;
+}
+
+/*
+ * image7.tags.btf with types added by libbpf, the last of them made into
+ * what the kernel refuses (@which, below); *bad is its ID. Returns the
+ * raw file's path.
+ */
+static char *btf_with_bad_type(int which, __u32 *bad)
+{
+	LIBBPF_OPTS(btf_new_opts, opts, .add_layout = which == 5);
+	char *src = tl_path(fix, "image7.tags.btf"), *path;
+	struct btf *orig = btf__parse(src, NULL), *b = btf__new_empty_opts(&opts);
+	int i32, id;
+	struct btf_type *t;
+	const void *raw;
+	__u32 size;
+
+	ck_assert_ptr_nonnull(orig);
+	ck_assert_ptr_nonnull(b);
+	ck_assert_int_gt(btf__add_btf(b, orig), 0);
+	i32 = btf__add_int(b, "fx_bad_int", 4, BTF_INT_SIGNED);
+	switch (which) {
+	case 0:		/* struct fx_bad { struct fx_bad self; } */
+		id = btf__add_struct(b, "fx_bad", 4);
+		ck_assert_int_eq(btf__add_field(b, "self", id, 0, 0), 0);
+		break;
+	case 1:		/* an array whose element is itself */
+		id = btf__add_array(b, i32, i32, 2);
+		btf_array(btf__type_by_id(b, id))->type = id;
+		break;
+	case 2:		/* typedef fx_bad -> typedef fx_bad_b -> fx_bad */
+		id = btf__add_typedef(b, "fx_bad", i32);
+		t = (struct btf_type *)btf__type_by_id(b, id);
+		t->type = btf__add_typedef(b, "fx_bad_b", id);
+		break;
+	case 3:		/* a pointer to itself */
+		id = btf__add_ptr(b, i32);
+		((struct btf_type *)btf__type_by_id(b, id))->type = id;
+		break;
+	case 4:		/* a pointer to no type */
+		id = btf__add_ptr(b, i32);
+		((struct btf_type *)btf__type_by_id(b, id))->type = 99999;
+		break;
+	case 5:		/* kind 20, which a layout section describes to libbpf */
+		id = btf__add_float(b, "fx_bad", 4);
+		break;
+	default:	/* the control: a sound struct fx_ok { int x; } */
+		id = btf__add_struct(b, "fx_ok", 4);
+		ck_assert_int_eq(btf__add_field(b, "x", i32, 0, 0), 0);
+		break;
+	}
+	ck_assert_int_gt(id, 0);
+	*bad = id;
+	raw = btf__raw_data(b, &size);
+	ck_assert_ptr_nonnull(raw);
+	path = which == 5 ? with_kind20(raw, size) : tl_tmpfile(raw, size);
+	btf__free(b);
+	btf__free(orig);
+	free(src);
+	return path;
+}
+
+/*
+ * The type checks: a type that contains itself by value, a loop of
+ * modifiers, of pointers, a reference to no type (libbpf's reason, now in
+ * the FAILED line), a kind the 7.3 kernel does not know. The struct and
+ * the array used to reach btf__dedup() ("cannot dedup: Too many levels of
+ * symbolic links"); the others were written. The control passes.
+ */
+START_TEST(t_btf_kernel_types)
+{
+	static const char *const phrase[] = {
+		"BTF type [%u] fx_bad contains itself by value (kernel: Loop detected)",
+		"BTF type [%u] (anonymous) contains itself by value (kernel: Loop detected)",
+		"BTF type [%u] fx_bad starts a chain of more than 32 modifiers, or a loop of them (kernel: Max chain length or cycle detected)",
+		"BTF type [%u] (anonymous) is a chain of pointers and modifiers that leads back to itself (kernel: Loop detected)",
+		"cannot load BTF: Invalid argument (libbpf says: type [%u]: invalid referenced type ID 99999)",
+		"BTF type [%u] fx_bad is of kind 20, which the kernel does not know (kernel: Invalid kind:20)",
+	};
+	char want[200], *img = copy_of(fix, "image7.nobtf"), *err;
+	__u32 id;
+	char *raw = btf_with_bad_type(_i, &id);
+
+	if (_i < 6) {
+		snprintf(want, sizeof(want), phrase[_i], id);
+		expect_bad_btf(img, (const char *[]){ "--btf", raw, NULL }, raw, want);
+	} else {
+		char *out;
+
+		ck_assert_msg(TL_RUN(&err, "--btf", raw, img) == 0, "control: %s", err);
+		ck_assert_int_ge(asprintf(&out, "%s.BTF", img), 0);
+		ck_assert_msg(!access(out, F_OK), "control: no %s", out);
+		unlink(out);
+		strcat(strcpy(want, img), ".BTF_ids");
+		unlink(want);
+		free(out);
+		free(err);
+		unlink(img);
+		free(img);
+	}
+	unlink(raw);
+	free(raw);
+}
+END_TEST
+
+/*
+ * A -b base with a struct that contains itself (its first member made its
+ * own type, in place): refused naming the base when the run writes types
+ * of it (--distill_base: the distilled base). A module's plain run reads
+ * the base but writes none of it: not checked there (2 ms of a vmlinux's
+ * types in each of kbuild's per-module runs).
+ */
+START_TEST(t_btf_kernel_base)
+{
+	char *src = tl_path(fix, "image7.btf"), *mod = tl_path(fix, "module7.tags.btf");
+	struct btf *btf = btf__parse(src, NULL);
+	char want[160], *raw, *img, *err;
+	const struct btf_type *t;
+	struct btf_header h;
+	unsigned char *buf;
+	size_t n, off;
+	__s32 id;
+
+	ck_assert_ptr_nonnull(btf);
+	id = btf__find_by_name_kind(btf, "bpf_prog_aux", BTF_KIND_STRUCT);
+	ck_assert_int_gt(id, 0);
+	t = btf__type_by_id(btf, id);
+	ck_assert_uint_gt(btf_vlen(t), 0);
+	buf = tl_slurp(src, &n);
+	memcpy(&h, buf, offsetof(struct btf_header, layout_off));
+	/* libbpf keeps the types as they are in the file, type 1 first */
+	off = h.hdr_len + h.type_off + ((const char *)t - (const char *)btf__type_by_id(btf, 1)) +
+	      sizeof(*t) + offsetof(struct btf_member, type);
+	memcpy(buf + off, &id, sizeof(id));
+	raw = tl_tmpfile(buf, n);
+	snprintf(want, sizeof(want), "BTF type [%d] bpf_prog_aux contains itself by value (kernel: Loop detected)", id);
+	expect_bad_btf(copy_of(fix, "module7.nobtf.o"),
+		       (const char *[]){ "-b", raw, "--btf", mod, "--distill_base", NULL }, raw, want);
+	img = copy_of(fix, "module7.nobtf.o");
+	ck_assert_int_eq(TL_RUN(&err, "-b", raw, "--btf", mod, img), 0);
+	free(err);
+	strcpy(want, img);
+	unlink(strcat(want, ".BTF"));
+	strcpy(want, img);
+	unlink(strcat(want, ".BTF_ids"));
+	unlink(img);
+	unlink(raw);
+	free(img);
+	free(raw);
+	free(buf);
+	free(mod);
+	free(src);
+	btf__free(btf);
 }
 END_TEST
 
@@ -923,6 +1293,10 @@ static Suite *badinput_suite(void)
 	tcase_add_test(tc, t_same_slot);
 	tcase_add_test(tc, t_malformed_names);
 	tcase_add_test(tc, t_btf_bad);
+	tcase_add_loop_test(tc, t_btf_kernel_header, 0, 12);
+	tcase_add_test(tc, t_btf_kernel_hdr40);
+	tcase_add_loop_test(tc, t_btf_kernel_types, 0, 7);
+	tcase_add_test(tc, t_btf_kernel_base);
 	tcase_add_test(tc, t_btf_type_range);
 	tcase_add_test(tc, t_base_mismatch);
 	tcase_add_test(tc, t_split_without_base);

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "testlib.h"
+#include "btfids/srcloc.h"
 
 /* flags from tests/fixtures/src/types.h */
 #define FX_F_ACQUIRE	(1 << 0)
@@ -770,6 +771,245 @@ START_TEST(t_real_rename)
 }
 END_TEST
 
+/* ---- where in the sources: tests/fixtures/check/tree, its marks ---- */
+
+#define TREE	"tests/fixtures/check/tree"
+
+/*
+ * The marks of @rel in the fixture tree, read with strstr (not with
+ * btfids' scanner), in text order: comments "want: KIND NAME" and
+ * "seen: KIND NAME" at the end of a line. @name set: the lines of its
+ * "want" marks, as "rel:line" joined by ','. @name NULL: every mark, as
+ * "kind name line" lines.
+ */
+static char *marks(const char *rel, const char *kind, const char *name)
+{
+	char *path = tl_path(TREE, rel), *text, *line, *buf = NULL, need[160];
+	size_t size, len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	const char *sep = "";
+	unsigned int n;
+
+	line = (char *)tl_slurp(path, &size);
+	text = strndup(line, size);	/* tl_slurp() does not end it with a NUL */
+	free(line);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_ptr_nonnull(m);
+	snprintf(need, sizeof(need), "/* want: %s %s */", kind ? kind : "", name ? name : "");
+	for (line = text, n = 1; line && *line; n++) {
+		char *end = strchr(line, '\n'), *p, k[16], nm[64];
+
+		if (end)
+			*end = 0;
+		if (name && strstr(line, need)) {
+			fprintf(m, "%s%s:%u", sep, rel, n);
+			sep = ",";
+		} else if (!name && ((p = strstr(line, "/* want: ")) || (p = strstr(line, "/* seen: ")))) {
+			ck_assert_int_eq(sscanf(p + 9, "%15s %63s", k, nm), 2);
+			fprintf(m, "%s %s %u\n", k, nm, n);
+		}
+		line = end ? end + 1 : NULL;
+	}
+	fclose(m);
+	free(text);
+	free(path);
+	return buf;
+}
+
+/* The P line check_digest.py prints: shown at the first mark, every mark listed */
+static char *place_line(const char *type, const char *kind, const char *name)
+{
+	char *a = marks("kernel/a/place.c", kind, name);
+	char *c = marks("kernel/c/other.c", kind, name);
+	char *first, *line;
+
+	ck_assert_msg(*a || *c, "no mark for %s %s", kind, name);
+	first = strndup(*a ? a : c, strcspn(*a ? a : c, ","));
+	ck_assert_int_ge(asprintf(&line, "P %s %s %s %s %s%s%s\n", type, kind, name, first, a,
+				  *a && *c ? "," : "", c), 0);
+	free(first);
+	free(a);
+	free(c);
+	return line;
+}
+
+/* Every macro of the fixture, in order, at the marks' lines: no more, no fewer. */
+START_TEST(t_src_scan)
+{
+	static const char *const files[] = { "kernel/a/place.c", "kernel/c/other.c" };
+	size_t i;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char *path = tl_path(TREE, files[i]), *text, *want, *got = NULL;
+		struct btfids_src_macro *v;
+		size_t size, n, k, len = 0;
+		FILE *m = open_memstream(&got, &len);
+
+		text = (char *)tl_slurp(path, &size);
+		ck_assert_int_eq(btfids_src_scan(text, size, &v, &n), 0);
+		for (k = 0; k < n; k++)
+			fprintf(m, "%s %.*s %u\n", btfids_kind_str(v[k].kind), (int)v[k].name_len,
+				v[k].name, v[k].line);
+		fclose(m);
+		want = marks(files[i], NULL, NULL);
+		ck_assert_msg(!strcmp(got, want), "%s: scanned\n%s\nmarked\n%s", files[i], got, want);
+		free(v);
+		free(text);
+		free(path);
+		free(got);
+		free(want);
+	}
+}
+END_TEST
+
+/* The __LINE__ part of "__BTF_ID__<kind>__<name>__<__COUNTER__><__LINE__>" */
+START_TEST(t_src_sym_line)
+{
+	const char *sym = "__BTF_ID__func__bpf_task_acquire__9633100";
+
+	ck_assert_uint_eq(btfids_src_sym_line(sym, 3100), 4);
+	ck_assert_uint_eq(btfids_src_sym_line(sym, 100), 3);	/* counter 9633 */
+	ck_assert_uint_eq(btfids_src_sym_line(sym, 3101), 0);
+	ck_assert_uint_eq(btfids_src_sym_line(sym, 9633100), 0);	/* no counter left */
+	ck_assert_uint_eq(btfids_src_sym_line("__BTF_ID__func__x__05", 5), 1);
+	ck_assert_uint_eq(btfids_src_sym_line("__BTF_ID__set__x", 5), 0);
+}
+END_TEST
+
+/* check_digest.py's P lines of the place fixture are at the marks */
+static void assert_places(const char *d)
+{
+	static const char *const named[][3] = {
+		{ "unresolved", "func", "pl_gone_a" },	/* 2 slots here, 1 in other.c */
+		{ "unresolved", "func", "pl_gone_b" },	/* not the #if 0 one */
+		{ "unresolved", "func", "pl_gone_c" },	/* on BTF_ID_FLAGS()'s 2nd line */
+		{ "unresolved", "func", "pl_gone_d" },
+		{ "unresolved", "func", "pl_gone_single" },
+		{ "unresolved", "struct", "pl_gone_struct" },
+		{ "duplicate-in-set", "func", "ck_read" },
+		{ "inconsistent-flags", "func", "ck_open" },
+	};
+	char *want;
+	size_t i;
+
+	for (i = 0; i < sizeof(named) / sizeof(named[0]); i++) {
+		want = place_line(named[i][0], named[i][1], named[i][2]);
+		ASSERT_HAS(d, want);
+		free(want);
+	}
+	/* only PL_IDS() writes it: the file, no line, and why */
+	ASSERT_HAS(d, "P unresolved func pl_hidden kernel/c/other.c:- kernel/c/other.c:-\n");
+	ASSERT_HAS(d, "W kernel/c/other.c has no BTF_ID() naming func pl_hidden (made by another macro?)\n");
+}
+
+/* btfids check --format=json @argv... (NULL-terminated): at the marks, in tree @root */
+static void assert_json_places(const char *root, const char *const argv[])
+{
+	char *out, *d, *want;
+
+	ck_assert_int_eq(tl_run_out(&out, NULL, argv), 1);
+	d = digest(out);
+	assert_places(d);
+	ck_assert_int_ge(asprintf(&want, "SOURCE %s\n", root), 0);
+	ASSERT_HAS(d, want);
+	free(want);
+	free(out);
+	free(d);
+}
+
+/* "kernel/a/place.c" and "19" of the first "want: func pl_gone_a" mark */
+static void first_mark(char **file, char **line)
+{
+	char *a = marks("kernel/a/place.c", "func", "pl_gone_a");
+
+	a[strcspn(a, ",")] = 0;
+	*line = strdup(strchr(a, ':') + 1);
+	*strchr(a, ':') = 0;
+	*file = a;
+}
+
+/* --source: every finding at its marks; text, github and json agree */
+START_TEST(t_place)
+{
+	char *elf = tl_path(ck_dir, "place"), *root = realpath(TREE, NULL), *out, *want;
+	char *file, *line;
+
+	assert_json_places(root, (const char *const[]){ "check", "--format=json", "--source",
+							TREE, elf, NULL });
+
+	first_mark(&file, &line);
+	ck_assert_int_eq(RUN(&out, NULL, "check", "--source", TREE, elf), 1);
+	ck_assert_int_ge(asprintf(&want, "%s:%s: error: unresolved func pl_gone_a: ", file, line), 0);
+	ASSERT_HAS(out, want);
+	free(want);
+	free(out);
+	ck_assert_int_eq(RUN(&out, NULL, "check", "--format=github", "--source", TREE, elf), 1);
+	ck_assert_int_ge(asprintf(&want, "::error file=%s,line=%s,title=btfids%%3A unresolved func pl_gone_a::",
+				  file, line), 0);
+	ASSERT_HAS(out, want);
+	free(want);
+	free(out);
+	free(file);
+	free(line);
+	free(root);
+	free(elf);
+}
+END_TEST
+
+/* --verify on a file never resolved: each set's count is stale, at its START */
+START_TEST(t_place_verify)
+{
+	static const char *const sets[][2] = {
+		{ "set", "pl_set" }, { "set8", "pl_kfuncs" }, { "set8", "pl_set8" },
+	};
+	char *elf = tl_path(ck_dir, "place"), *out, *d, *want;
+	size_t i;
+
+	ck_assert_int_eq(RUN(&out, NULL, "check", "--verify", "--format=json", "--source", TREE,
+			     elf), 1);
+	d = digest(out);
+	for (i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
+		want = place_line("stale", sets[i][0], sets[i][1]);
+		ASSERT_HAS(d, want);
+		free(want);
+	}
+	free(out);
+	free(d);
+	free(elf);
+}
+END_TEST
+
+/* In a copy of the tree (its build/ folder), no --source is needed; outside, nothing is placed */
+START_TEST(t_place_found)
+{
+	char dir[] = "/tmp/btfids-ck-tree.XXXXXX", *cmd, *elf, *root, *out, *d;
+	char *src = tl_path(ck_dir, "place");
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_ge(asprintf(&cmd, "cp -r %s %s/tree && mkdir %s/tree/build && cp %s %s/tree/build/",
+				  TREE, dir, dir, src, dir), 0);
+	ck_assert_int_eq(system(cmd), 0);
+	free(cmd);
+	elf = tl_path(dir, "tree/build/place");
+	root = tl_path(dir, "tree");
+	assert_json_places(root, (const char *const[]){ "check", "--format=json", elf, NULL });
+	/* the fixtures' own folder is in no kernel tree */
+	ck_assert_int_eq(RUN(&out, NULL, "check", "--format=json", src), 1);
+	d = digest(out);
+	ASSERT_HAS(d, "SOURCE -\n");
+	ASSERT_HAS(d, "P unresolved func pl_gone_a -:- -:-,-:-,-:-\n");
+	ASSERT_HASNT(d, "\nW ");
+	free(out);
+	free(d);
+	ck_assert_int_ge(asprintf(&cmd, "rm -rf %s", dir), 0);
+	ck_assert_int_eq(system(cmd), 0);
+	free(cmd);
+	free(root);
+	free(elf);
+	free(src);
+}
+END_TEST
+
 static Suite *check_suite(void)
 {
 	Suite *s = suite_create("check");
@@ -786,6 +1026,11 @@ static Suite *check_suite(void)
 	tcase_add_test(tc, t_text);
 	tcase_add_test(tc, t_github);
 	tcase_add_test(tc, t_exit_codes);
+	tcase_add_test(tc, t_src_scan);
+	tcase_add_test(tc, t_src_sym_line);
+	tcase_add_test(tc, t_place);
+	tcase_add_test(tc, t_place_verify);
+	tcase_add_test(tc, t_place_found);
 	suite_add_tcase(s, tc);
 	tcase_set_timeout(real, 600);
 	tcase_add_test(real, t_real_verify);

@@ -4,8 +4,13 @@
 tests/check_check.c to compare with what it expects:
 
   check:  FILE <count>=<n> ... total=<n>        one per input file
+          SOURCE <tree|->                      the kernel tree searched
           F <type> <kind> <name> sets=a,b sugg=kind:name,... ids=1,2
             [stored=..] [flags=..] [times=n]   one per finding
+          P <type> <kind> <name> <file>:<line> <file>:<line>,...
+                                               its place and every location
+                                               (- for null); then
+          W <why>                              per location not placed
   dump:   G <kind> <name> [count=n] [flags=n]  one per list or set
           E <kind|-> <name|-> id=n [flags=n]   one per entry
   error:  ERROR <file> <message>
@@ -17,7 +22,7 @@ import json
 import sys
 
 FINDING_KEYS = ('type', 'severity', 'kind', 'name', 'sets', 'suggestions', 'ids',
-                'message', 'hint')
+                'message', 'hint', 'file', 'line', 'locations')
 COUNT_KEYS = ('unresolved', 'stale', 'ambiguous', 'inconsistent-flags',
               'duplicate-in-set', 'total')
 
@@ -41,10 +46,20 @@ def finding(f):
     if 'times' in f:
         line += ' times=%d' % f['times']
     print(line)
+    print('P %s %s %s %s %s' % (f['type'], f['kind'], f['name'], at(f),
+                                ','.join(at(x) for x in f['locations'])))
+    for x in f['locations']:
+        if 'why' in x:
+            print('W ' + x['why'])
+
+
+def at(o):
+    return '%s:%s' % (o['file'] or '-', o['line'] or '-')
 
 
 def check(o):
     print('FILE ' + ' '.join('%s=%d' % (k, o['counts'][k]) for k in COUNT_KEYS))
+    print('SOURCE %s' % (o['source'] or '-'))
     for f in o['findings']:
         finding(f)
 

@@ -735,6 +735,46 @@ END_TEST
  * them at run time; natively and under qemu-user. Then `btfids models ELF`
  * reads the stored table back.
  */
+/* The fx_m_seven line of `btfids models ELF` (the stored tables) in @line. */
+static void seven_line(const char *elf, char *line, size_t len)
+{
+	char cmd[1024];
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "%s models %s | grep '\"fx_m_seven\"'", tl_btfids(), elf);
+	p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	ck_assert_ptr_nonnull(fgets(line, len, p));
+	pclose(p);
+}
+
+/*
+ * The tables resolve writes follow the ELF's release: the native image
+ * resolved again as a 6.1 kernel (--kernel 6.1) stores fx_m_seven (7 args,
+ * 7 slots) as not attachable, as the 6.1 x86 trampoline refuses more than
+ * 6 (v6.1 arch_prepare_bpf_trampoline(), "nr_regs > 6"), and without
+ * SIGNED_ARG on its longs (49f67f393ff2, v6.3); with no release, the
+ * newest rules attach it.
+ */
+static void e2e_release(const char *dir)
+{
+	char cmd[2048], elf[512], line[1024];
+
+	snprintf(elf, sizeof(elf), "%s/models/native/tramp", dir);
+	seven_line(elf, line, sizeof(line));
+	ck_assert_msg(strstr(line, "\"attachable\":true") &&
+		      strstr(line, "\"arg_flags\":[2,2,2,2,2,2,2]"), "newest rules: %s", line);
+	snprintf(cmd, sizeof(cmd), "cp %s %s61 && %s --kernel 6.1 %s61 2>/dev/null", elf, elf,
+		 tl_btfids(), elf);
+	ck_assert_int_eq(system(cmd), 0);
+	strcat(elf, "61");
+	seven_line(elf, line, sizeof(line));
+	ck_assert_msg(strstr(line, "\"attachable\":false,\"reason\":\"too-many-slots\""),
+		      "6.1 rules: %s", line);
+	/* its signed longs: SIGNED_ARG since 6.3 only */
+	ck_assert_msg(strstr(line, "\"arg_flags\":[0,0,0,0,0,0,0]"), "6.1 flags: %s", line);
+}
+
 START_TEST(t_e2e)
 {
 	static const char *const triples[] = { "", "aarch64-linux-gnu", "s390x-linux-gnu",
@@ -764,6 +804,7 @@ START_TEST(t_e2e)
 	ck_assert_int_eq(pclose(p), 0);
 	ck_assert_int_eq(n, 7);		/* 4 + 3 functions in two sets */
 	ck_assert_int_eq(missing, 1);
+	e2e_release(tl_build_dir());
 }
 END_TEST
 
@@ -1116,6 +1157,109 @@ START_TEST(t_arch_versions)
 }
 END_TEST
 
+/*
+ * The rules of each release from 6.1 to 6.18, hand-written from the
+ * sources fmodel.c cites (the 6.1 tree, Debian 6.1.192, and the upstream
+ * commits): one case on each side of every change.
+ *  - v6.1 arch/x86/net/bpf_jit_comp.c arch_prepare_bpf_trampoline():
+ *    "if (nr_regs > 6) return -ENOTSUPP", regs rdi..r9 in order;
+ *    473e3150e30a (v6.6): up to 12, the 7th slot from the stack;
+ *  - v6.1 arch/arm64/net/bpf_jit_comp.c: nargs > 8, then any STRUCT_ARG,
+ *    -ENOTSUPP; 90564f1e3dd6 (v6.5): structs in x0..x7, nregs > 8
+ *    refused; 9014cf56f13d (v6.16): the stack, but no struct there;
+ *    dc704d0cfa43 (v6.17): structs there too;
+ *  - riscv64 and s390x: no trampoline in 6.1; 49b5e77ae3e2 and
+ *    528eb2cb87bc (v6.3); riscv64 nregs > 8 refused until 6801b0aef79d
+ *    (v6.11);
+ *  - v6.1 kernel/bpf/btf.c btf_distill_func_proto(): arg_flags STRUCT_ARG
+ *    only, and include/linux/bpf.h struct btf_func_model has no ret_flags;
+ *    49f67f393ff2 (v6.3) added ret_flags and SIGNED_ARG.
+ */
+START_TEST(t_releases)
+{
+	int L = t_long, S = t_s16;
+	const int l6 = FN("r_l6", 0, L, L, L, L, L, L);
+	const int l7 = FN("r_l7", 0, L, L, L, L, L, L, L);
+	const int l8 = FN("r_l8", 0, L, L, L, L, L, L, L, L);
+	const int l9 = FN("r_l9", 0, L, L, L, L, L, L, L, L, L);
+	const int s1 = FN("r_s1", 0, S);
+	const int s5 = FN("r_s5", 0, S, L, L, L, L);		/* 6 slots, 5 args */
+	const int s7 = FN("r_s7", 0, S, L, L, L, L, L, L);	/* 8 slots, 7 args */
+	const int s8 = FN("r_s8", 0, S, L, L, L, L, L, L, L);	/* 9 slots, 8 args */
+	const int l7s = FN("r_l7s", 0, L, L, L, L, L, L, L, S);	/* the struct spills */
+	const int sg = FN("r_signed", t_int, t_int, t_ulonglong, S);
+	/* arch, kernel X.Y, FUNC, reason; for an attachable one: arg and its loc */
+	const struct {
+		const char *arch;
+		int major, minor, fn, reason, arg;
+		const char *loc;
+	} c[] = {
+		/* x86_64: 6 slots in 6.1, 12 from 6.6 */
+		{ "x86_64", 6, 1, l6, BTF_TRAMP_OK, 5, "r:5" },
+		{ "x86_64", 6, 1, l7, BTF_TRAMP_TOO_MANY_SLOTS },
+		{ "x86_64", 6, 5, l7, BTF_TRAMP_TOO_MANY_SLOTS },
+		{ "x86_64", 6, 1, s5, BTF_TRAMP_OK, 0, "r:0+r:1" },
+		{ "x86_64", 6, 5, s7, BTF_TRAMP_TOO_MANY_SLOTS },
+		{ "x86_64", 6, 6, l7, BTF_TRAMP_OK, 6, "s:0" },
+		/* arm64 6.1: 8 args, no struct; 6.5: 8 registers, structs in them */
+		{ "arm64", 6, 1, l8, BTF_TRAMP_OK, 7, "r:7" },
+		{ "arm64", 6, 1, l9, BTF_TRAMP_ARCH_TOO_MANY_ARGS },
+		{ "arm64", 6, 1, s1, BTF_TRAMP_STRUCT_ARG },
+		{ "arm64", 6, 4, s1, BTF_TRAMP_STRUCT_ARG },
+		{ "arm64", 6, 5, s1, BTF_TRAMP_OK, 0, "r:0+r:1" },
+		{ "arm64", 6, 5, s7, BTF_TRAMP_OK, 6, "r:7" },
+		{ "arm64", 6, 5, s8, BTF_TRAMP_TOO_MANY_SLOTS },
+		{ "arm64", 6, 12, l9, BTF_TRAMP_TOO_MANY_SLOTS },
+		{ "arm64", 6, 12, l7s, BTF_TRAMP_TOO_MANY_SLOTS },
+		/* 6.16: the stack, a struct not; 6.17: a struct too */
+		{ "arm64", 6, 16, l9, BTF_TRAMP_OK, 8, "s:0" },
+		{ "arm64", 6, 16, l7s, BTF_TRAMP_STRUCT_ON_STACK },
+		{ "arm64", 6, 17, l7s, BTF_TRAMP_OK, 7, "s:0+s:1" },
+		/* riscv64 and s390x: none in 6.1; riscv64 8 registers until 6.11 */
+		{ "riscv64", 6, 1, l6, BTF_TRAMP_NO_TRAMPOLINE },
+		{ "s390x", 6, 1, l6, BTF_TRAMP_NO_TRAMPOLINE },
+		{ "s390x", 6, 3, l9, BTF_TRAMP_OK, 8, "s:3" },
+		{ "riscv64", 6, 3, l8, BTF_TRAMP_OK, 7, "r:7" },
+		{ "riscv64", 6, 3, l9, BTF_TRAMP_TOO_MANY_SLOTS },
+		{ "riscv64", 6, 10, s8, BTF_TRAMP_TOO_MANY_SLOTS },
+		{ "riscv64", 6, 11, l9, BTF_TRAMP_OK, 8, "s:0" },
+		{ "loongarch64", 6, 1, l6, BTF_TRAMP_NO_TRAMPOLINE },
+		{ "powerpc64", 6, 1, l6, BTF_TRAMP_NO_TRAMPOLINE },
+	};
+	/* int f(int, unsigned long long, struct s16): ret, then arg flags */
+	const struct {
+		int major, minor;
+		uint8_t flags[4];
+	} f[] = {
+		{ 6, 1, { 0, 0, 0, BTF_FMODEL_STRUCT_ARG } },
+		{ 6, 2, { 0, 0, 0, BTF_FMODEL_STRUCT_ARG } },
+		{ 6, 3, { BTF_FMODEL_SIGNED_ARG, BTF_FMODEL_SIGNED_ARG, 0, BTF_FMODEL_STRUCT_ARG } },
+	};
+	struct btfids_fmodel m;
+	char loc[BTFIDS_FMODEL_LOC_LEN];
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		int r = reason_on(c[i].arch, BTFIDS_KERNEL(c[i].major, c[i].minor), c[i].fn, &m);
+
+		ck_assert_msg(r == c[i].reason, "case %zu (%s %d.%d): reason %s, expected %s", i,
+			      c[i].arch, c[i].major, c[i].minor, btfids_fmodel_reason_str(r) ?: "ok",
+			      btfids_fmodel_reason_str(c[i].reason) ?: "ok");
+		if (!c[i].loc)
+			continue;
+		btfids_fmodel_loc_str(&m, c[i].arg, loc, sizeof(loc));
+		ck_assert_msg(!strcmp(loc, c[i].loc), "case %zu: arg %d at %s, expected %s", i,
+			      c[i].arg, loc, c[i].loc);
+	}
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		ck_assert_int_eq(reason_on("x86_64", BTFIDS_KERNEL(f[i].major, f[i].minor), sg, &m),
+				 BTF_TRAMP_OK);
+		ck_assert_int_eq(m.ret_flags, f[i].flags[0]);
+		ck_assert_int_eq(memcmp(m.arg_flags, f[i].flags + 1, 3), 0);
+	}
+}
+END_TEST
+
 static Suite *models_suite(void)
 {
 	Suite *s = suite_create("models");
@@ -1134,6 +1278,7 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_kernel_version);
 	tcase_add_test(tc, t_flags_73);
 	tcase_add_test(tc, t_arch_versions);
+	tcase_add_test(tc, t_releases);
 	tcase_add_test(tc, t_json);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("kernels");

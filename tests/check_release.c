@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "testlib.h"
 #include "btfids/release.h"
@@ -101,6 +102,65 @@ START_TEST(t_read)
 }
 END_TEST
 
+/*
+ * A copy of @dir/@name with the first @old in it made @new (padded with
+ * spaces to @old's length, the file keeps its size); returns its path.
+ */
+static char *rewritten(const char *dir, const char *name, const char *old, const char *new)
+{
+	char *src = tl_path(dir, name), *path;
+	unsigned char *buf, *at;
+	size_t n;
+
+	buf = tl_slurp(src, &n);
+	at = memmem(buf, n, old, strlen(old));
+	ck_assert_ptr_nonnull(at);
+	memset(at, ' ', strlen(old));
+	memcpy(at, new, strlen(new));
+	path = tl_tmpfile(buf, n);
+	free(buf);
+	free(src);
+	return path;
+}
+
+/*
+ * A linux_banner or vermagic= that is there but does not parse: -EBADMSG,
+ * which string (rel.bad) and its text to the end of its line, on every
+ * target; "none found" (-ENOENT) stays for objects without either.
+ */
+START_TEST(t_read_unparsable)
+{
+	static const struct {
+		const char *name, *old, *new, *bad, *text;
+	} cases[] = {
+		{ "image7.nobtf", "Linux version 7.3.0-fx7", "Linux version 1000.1", "linux_banner",
+		  "Linux version 1000.1    (fixture@btfids) #1 SMP" },
+		{ "image7.nobtf", "Linux version 7.3.0-fx7", "Linux version 7.-3", "linux_banner",
+		  "Linux version 7.-3      (fixture@btfids) #1 SMP" },
+		{ "module7.nobtf.o", "vermagic=7.3.0-fx7", "vermagic=7.", "vermagic",
+		  "vermagic=7.        SMP preempt mod_unload " },
+	};
+	struct btfids_report r = { .out = stderr };
+	struct btfids_release rel;
+	struct btfids_elf e;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *path = rewritten(dirs[_i], cases[i].name, cases[i].old, cases[i].new);
+
+		ck_assert_int_eq(btfids_elf_open(&e, path, false, &r), 0);
+		ck_assert_int_eq(btfids_release_read(&e, &rel), -EBADMSG);
+		ck_assert_ptr_null(rel.from);
+		ck_assert_str_eq(rel.bad, cases[i].bad);
+		ck_assert_str_eq(rel.text, cases[i].text);
+		ck_assert_int_eq(btfids_release_flow(&rel), BTFIDS_FLOW_6X);
+		btfids_elf_close(&e);
+		unlink(path);
+		free(path);
+	}
+}
+END_TEST
+
 static Suite *release_suite(void)
 {
 	Suite *s = suite_create("release");
@@ -110,6 +170,7 @@ static Suite *release_suite(void)
 	tcase_add_test(tc, t_parse);
 	tcase_add_test(tc, t_flow);
 	tcase_add_loop_test(tc, t_read, 0, nr_dirs);
+	tcase_add_loop_test(tc, t_read_unparsable, 0, nr_dirs);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -65,6 +65,8 @@ btfids check --w|--werror
 btfids check --format=g|github
 btfids dump --format=|text json
 btfids models --arch s3|s390x
+btfids --tr|--tramp_table
+btfids models --bt|--btf_base --btf
 CASES
 
 echo "install: $passed passed, $failed failed"

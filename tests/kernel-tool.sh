@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # kernel-tool.sh VERSION - print the path of the kernel's own resolve_btfids
-# of Linux VERSION (7.2, 7.3), built once from Debian's linux-source-VERSION
-# (.ci/kernel-src) into ~/.cache/btfids/tools/VERSION, the reference the 7.x
-# differential and kbuild tests compare btfids with. Exit 1 (with a reason on
-# stderr) when it cannot be had.
+# of Linux VERSION (6.1, 6.12, 7.2, 7.3), built once from Debian's
+# linux-source-VERSION (.ci/kernel-src) into ~/.cache/btfids/tools/VERSION,
+# the reference the 7.x differential and kbuild tests compare btfids with,
+# and that runs each tree's own selftest (tests/selftest.sh). Exit 1 (with a
+# reason on stderr) when it cannot be had.
 set -euo pipefail
 
 v=${1:?usage: kernel-tool.sh VERSION}

@@ -112,19 +112,26 @@ unsigned char *tl_slurp(const char *path, size_t *size)
 	return buf;
 }
 
-char *tl_tmpcopy(const char *src)
+char *tl_tmpfile(const void *data, size_t size)
 {
 	char *path = strdup("/tmp/btfids-test.XXXXXX");
-	size_t size;
-	unsigned char *buf = tl_slurp(src, &size);
 	int fd = mkstemp(path);
-	struct stat st;
 
 	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, buf, size), (ssize_t)size);
-	ck_assert_int_eq(stat(src, &st), 0);
-	fchmod(fd, st.st_mode & 0777);
+	ck_assert_int_eq(write(fd, data, size), (ssize_t)size);
 	close(fd);
+	return path;
+}
+
+char *tl_tmpcopy(const char *src)
+{
+	size_t size;
+	unsigned char *buf = tl_slurp(src, &size);
+	char *path = tl_tmpfile(buf, size);
+	struct stat st;
+
+	ck_assert_int_eq(stat(src, &st), 0);
+	ck_assert_int_eq(chmod(path, st.st_mode & 0777), 0);
 	free(buf);
 	return path;
 }

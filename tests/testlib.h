@@ -27,6 +27,8 @@ size_t tl_fixture_dirs(char ***dirs);
 /* "<dir>/<name>", malloc'd */
 char *tl_path(const char *dir, const char *name);
 
+/* @size bytes of @data in a fresh temporary file; returns its malloc'd path. */
+char *tl_tmpfile(const void *data, size_t size);
 /* Copy @src to a fresh temporary file; returns its malloc'd path. */
 char *tl_tmpcopy(const char *src);
 /* Whole file; *size set. */

@@ -54,6 +54,7 @@ struct btfids_elf {
 	struct btfids_section btf_base;	/* .BTF.base: distilled base of an out-of-tree module */
 	struct btfids_section tramp;	/* .BTF_tramp: trampoline tables (tramp.h) */
 	struct btf *distilled_base;	/* parsed .BTF.base, owned; see btfids_btf_load() */
+	bool has_dwarf;			/* a .debug_info (or .zdebug_info) section */
 
 	/*
 	 * SHT_SYMTAB as raw bytes (target order): a vmlinux has ~190k symbols
@@ -68,6 +69,7 @@ struct btfids_elf {
 	size_t sym_size;		/* sizeof(Elf32_Sym) or sizeof(Elf64_Sym) */
 	const unsigned char *xndx;	/* SHT_SYMTAB_SHNDX: u32 per symbol, or NULL */
 	size_t nr_syms;
+	size_t first_global;		/* the symtab's sh_info: locals come before it */
 };
 
 /*
@@ -111,6 +113,22 @@ static inline uint16_t btfids_elf_get16(const struct btfids_elf *e, const unsign
  * returns.
  */
 size_t btfids_elf_next_sym_in(const struct btfids_elf *e, size_t i, size_t shndx);
+
+/*
+ * The first symbol index from @i on whose st_info type is @type (STT_FILE,
+ * ...), or nr_syms: a test of the raw st_info byte, one per symbol, as in
+ * btfids_elf_next_sym_in().
+ */
+size_t btfids_elf_next_sym_of_type(const struct btfids_elf *e, size_t i, unsigned int type);
+
+/*
+ * The symbol table has a global (or weak) symbol @name that is defined
+ * (st_shndx not SHN_UNDEF: a section, SHN_ABS...), e.g. a linker script's
+ * __start_BTF_tramp (GNU ld makes a script's symbols global unless HIDDEN).
+ * Only the symbols from sh_info on are read: of a vmlinux's ~214,000, the
+ * ~68,000 global ones, one compare of their first bytes each.
+ */
+bool btfids_elf_defines(const struct btfids_elf *e, const char *name);
 
 /* Byte offset in .BTF_ids of an address (st_value) that points into it. */
 static inline bool btfids_elf_ids_offset(const struct btfids_elf *e,

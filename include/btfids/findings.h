@@ -59,6 +59,15 @@ struct btfids_finding {
 	uint32_t *stored;	/* stale: the stored values */
 	size_t nr_stored;
 	size_t times;		/* duplicate-in-set: how often it is listed */
+	/*
+	 * The slots it is about, in address order: each one's BTF_ID() is a
+	 * line to fix (srcloc.h). Unresolved, ambiguous: every slot of the
+	 * name; inconsistent-flags: those in set8 sets; duplicate-in-set:
+	 * those in the set; stale: the stale ones. A stale set as a whole
+	 * has none: its place is its set's START macro (refs[0]).
+	 */
+	size_t *slots;
+	size_t nr_slots;
 };
 
 struct btfids_findings {

@@ -75,7 +75,8 @@ struct btfids_fmodel {
 /*
  * Step 1 for BTF FUNC (or FUNC_PROTO) @id of @btf, with pointers of
  * @ptr_size bytes, by the rules of @kernel (0: no release known, the v6.18
- * rules, whose flags the table format carries; before 6.18 a union argument
+ * rules, whose flags the table format carries; before 6.3 no SIGNED_ARG
+ * and ret_flags 0, 49f67f393ff2; before 6.18 a union argument
  * is refused as arg-unsupported; from 7.3 arg_flags has no STRUCT_ARG but
  * ARENA_ARG/NULLABLE_ARG from the param's name, v7.3 kernel/bpf/btf.c
  * __get_arg_fmodel_flags()). Sets m->reason to a distill reason or
@@ -84,9 +85,13 @@ struct btfids_fmodel {
 int btfids_fmodel_distill(const struct btf *btf, uint32_t id, unsigned int ptr_size,
 			  unsigned int kernel, struct btfids_fmodel *m);
 /*
- * Step 2: arch refusals and locations for @a (its arch, and its kernel:
- * v6.12 and older have no loongarch64/powerpc64 trampoline; loongarch64
- * takes 12 args and structs from v7.2). Only acts on a distilled model.
+ * Step 2: arch refusals and locations for @a (its arch, and its kernel,
+ * down to 6.1: x86_64 takes at most 6 slots before v6.6; arm64 at most 8
+ * args and no struct before v6.5, 8 registers before v6.16, no struct on
+ * the stack in v6.16; s390x and riscv64 have a trampoline from v6.3,
+ * riscv64 8 registers before v6.11; v6.12 and older have no
+ * loongarch64/powerpc64 one; loongarch64 takes 12 args and structs from
+ * v7.2; fmodel.c cites each commit). Only acts on a distilled model.
  */
 void btfids_fmodel_place(const struct btfids_target_arch *a, struct btfids_fmodel *m);
 

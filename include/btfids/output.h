@@ -9,7 +9,7 @@
  *   json    JSON Lines on stdout, one object per input file; an input that
  *           cannot be read is {"file": ..., "error": ..., ...} on stdout
  *   github  GitHub Actions workflow commands on stdout:
- *           "::error file=F,title=T::MESSAGE" / "::warning ...", so the
+ *           "::error file=F,line=L,title=T::MESSAGE" / "::warning ...", so the
  *           findings show up as annotations; plain text around them
  *
  * The library stages (elf, syms, lookup, layout) print errors through a
@@ -80,11 +80,13 @@ int btfids_out_load_base(struct btfids_out *o, struct btfids_report *rep,
 			 const char *path, struct btf **base);
 
 /*
- * A GitHub Actions annotation: "::LEVEL file=F,title=T::MSG" with the
- * workflow-command escapes (% CR LF everywhere; also : and , in the
- * properties). @title may be NULL.
+ * A GitHub Actions annotation: "::LEVEL file=F,line=L,title=T::MSG" with
+ * the workflow-command escapes (% CR LF everywhere; also : and , in the
+ * properties). @line 0: no line property (the annotation is on the file);
+ * @title may be NULL. @file is a path relative to the repository root for
+ * GitHub to show it on that file's line.
  */
 void btfids_out_annotation(struct btfids_out *o, const char *level, const char *file,
-			   const char *title, const char *msg);
+			   unsigned int line, const char *title, const char *msg);
 
 #endif /* _BTFIDS_OUTPUT_H */

@@ -23,7 +23,18 @@
 
 #include "btfids/syms.h"
 
-/* Read/write a u32 in the target's byte order. */
+/* Read/write a u16 or u32 in the target's byte order. */
+static inline uint16_t btfids_get16(const unsigned char *p, bool big_endian)
+{
+	return big_endian ? (uint16_t)(p[0] << 8 | p[1]) : (uint16_t)(p[1] << 8 | p[0]);
+}
+
+static inline void btfids_put16(unsigned char *p, uint16_t v, bool big_endian)
+{
+	p[big_endian ? 0 : 1] = v >> 8;
+	p[big_endian ? 1 : 0] = v;
+}
+
 static inline uint32_t btfids_get32(const unsigned char *p, bool big_endian)
 {
 	if (big_endian)

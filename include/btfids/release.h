@@ -29,7 +29,8 @@ enum btfids_flow {
 struct btfids_release {
 	unsigned int major, minor;
 	char text[64];		/* the release as found, e.g. "7.2.13+deb14-cloud-amd64" */
-	const char *from;	/* "linux_banner", "vermagic", "--kernel" or NULL (none found) */
+	const char *from;	/* "linux_banner", "vermagic", "--kernel", "kernel tree" (srctree.h) or NULL */
+	const char *bad;	/* -EBADMSG: "linux_banner" or "vermagic", its string in text */
 };
 
 /*
@@ -41,8 +42,12 @@ int btfids_release_parse(const char *s, struct btfids_release *rel);
 
 /*
  * Read the release @e was built from (see above). Returns 0 with @rel
- * filled, or -ENOENT when @e carries none (rel->from NULL): a test object,
- * or a kernel built without init/version.o.
+ * filled, -ENOENT when @e carries none (rel->from NULL): a test object, or
+ * a kernel built without init/version.o; or -EBADMSG when a linux_banner
+ * or vermagic= is there but does not start with MAJOR.MINOR ("Linux
+ * version 1000.1", "vermagic=7."): rel->from NULL, rel->bad names it and
+ * rel->text holds it, to the end of its line. A corrupt or foreign object:
+ * which flow it takes cannot be known.
  */
 int btfids_release_read(const struct btfids_elf *e, struct btfids_release *rel);
 

@@ -69,6 +69,7 @@ struct btfids_slot {
 	uint64_t off;		/* in .BTF_ids, 4-aligned */
 	size_t target;		/* index into targets[] */
 	const char *sym;	/* symbol name (valid while the ELF is open) */
+	size_t symidx;		/* its index in the symbol table */
 };
 
 /* A set or set8; its count word sits at off. */
@@ -78,6 +79,7 @@ struct btfids_set {
 	uint64_t off;		/* in .BTF_ids, 4-aligned */
 	uint64_t size;		/* st_size: header + entries, bytes */
 	uint32_t cnt;		/* number of entries, from size */
+	size_t symidx;		/* its index in the symbol table */
 };
 
 /* A target's table slot: its full hash, so most misses need no strcmp. */

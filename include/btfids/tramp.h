@@ -1,17 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tramp.h - trampoline calling-convention tables: the on-image format and
+ * tramp.h - trampoline calling-convention tables: the on-image formats and
  * a header-only consumer API, usable in the kernel (__KERNEL__) and in user
- * space.
+ * space. Two formats share the magic, the reasons and the model fields:
  *
- * A trampoline set names functions; btfids computes each one's function
- * model (the kernel's struct btf_func_model, kernel/bpf/btf.c
- * btf_distill_func_proto(), by the rules of the release the ELF says it is,
- * else v6.18's; fmodel.h) and where the target's trampoline reads each
+ * v2, the table of vmlinux: every BTF FUNC of vmlinux BTF once, with the
+ * index of its func model *class* (each distinct model once). In the 7.x
+ * flow btfids writes it as <elf>.BTF_tramp from the final BTF (when the
+ * image's linker script places .BTF_tramp, i.e. the kernel reads it, or
+ * with --tramp_table); the kernel's scripts/gen-btf.sh links it into
+ * vmlinux the way it links .BTF. The patched 7.3 kernel of kernel/7.3
+ * reads it (its include/linux/btf_tramp.h: the format block below, made by
+ * kernel/gen-btf-tramp-h.py). Format: the block "btf_tramp format" below.
+ *
+ * v1, declared sets (fixtures, out-of-tree images; subsumed by v2 in the
+ * kernel series): a set names functions; btfids computes each one's
+ * function model (the kernel's struct btf_func_model, kernel/bpf/btf.c
+ * btf_distill_func_proto(), by the rules of the release the ELF says it
+ * is, else v6.18's; fmodel.h) and where the target's trampoline reads each
  * argument, and writes the table while it resolves .BTF_ids (in place; in
- * the 7.x flow into <elf>.BTF_tramp, which --patch_btfids copies in). The
- * patched 7.3 kernel of kernel/7.3 reads this format (its
- * include/linux/btf_tramp.h). Declaring a set (see BTF_TRAMP_SET_START below):
+ * the 7.x flow into <elf>.BTF_tramp, which --patch_btfids copies in).
+ * Declaring a set (see BTF_TRAMP_SET_START below):
  *
  *   BTF_TRAMP_SET_START(my_set)
  *   BTF_TRAMP_ID(func, vfs_read, my_set)
@@ -25,15 +34,15 @@
  * (symbol __BTF_TRAMP__my_set, st_size = header + n entries). Nothing else
  * is needed at link time: no relink, no objcopy.
  *
- * Table layout. Every multi-byte field is in the TARGET's byte order (the
- * ELF's EI_DATA), naturally aligned; the table is 4-byte aligned:
+ * v1 table layout. Every multi-byte field is in the TARGET's byte order
+ * (the ELF's EI_DATA), naturally aligned; the table is 4-byte aligned:
  *
  *   struct btf_tramp_hdr     24 bytes
  *   struct btf_tramp_entry   nr_entries times, entry_size (60) bytes each,
  *                            sorted by btf_id ascending (unresolved, id 0,
  *                            first; ties keep the set's order)
  *
- * A table whose magic is 0 has not been filled by btfids yet.
+ * A v1 table whose magic is 0 has not been filled by btfids yet.
  */
 #ifndef _BTFIDS_TRAMP_H
 #define _BTFIDS_TRAMP_H
@@ -51,22 +60,48 @@ typedef uint16_t btf_tramp_u16;
 typedef uint32_t btf_tramp_u32;
 #endif
 
-#define BTF_TRAMP_MAGIC		0x50525442u	/* "BTRP" read as a LE u32 */
-#define BTF_TRAMP_VERSION	1
+/* ---- btf_tramp format: begin (kernel/gen-btf-tramp-h.py copies it) ---- */
+/*
+ * Trampoline table v2, the section .BTF_tramp of vmlinux: every
+ * BTF_KIND_FUNC of vmlinux BTF (any linkage, attachable or not) once, with
+ * the index of its func model class; each distinct class once. Built at
+ * link time from the final BTF by the rules of the release; linked beside
+ * .BTF. Every field is in the target's byte order and naturally aligned;
+ * the table is 4-byte aligned:
+ *
+ *   struct btf_tramp2_hdr     BTF_TRAMP2_HDR_SIZE (32) bytes
+ *   struct btf_tramp_class    nr_classes times, class_size (56) bytes each,
+ *                             byte for byte distinct, in the order of their
+ *                             first function
+ *   u32 func_id[nr_funcs]     BTF FUNC type IDs, strictly ascending
+ *   u16 func_class[nr_funcs]  index of each one's class, same order
+ *   zero padding              to a multiple of 4: BTF_TRAMP2_SIZE() bytes
+ *
+ * A function the trampoline cannot attach to has a class whose attachable
+ * is 0 and reason says why. A consumer checks (the kernel at boot): magic,
+ * version, machine (its own e_machine), class_size, size (the section's
+ * length), size == BTF_TRAMP2_SIZE(nr_classes, nr_funcs) with nr_classes
+ * <= BTF_TRAMP2_MAX_CLASSES, func_id non-zero and strictly ascending, every
+ * func_class < nr_classes, every class sane (nr_args <= BTF_TRAMP_MAX_ARGS,
+ * arg_size <= 16, reason < BTF_TRAMP_NR_REASONS, attachable == (reason ==
+ * BTF_TRAMP_OK)), and btf_crc32 against the crc32 of its own .BTF. Lookup:
+ * binary search of func_id, then func_class.
+ */
+#define BTF_TRAMP_MAGIC		0x50525442u	/* "BTRP" read as a little-endian u32 */
+#define BTF_TRAMP2_VERSION	2
 #define BTF_TRAMP_MAX_ARGS	12		/* MAX_BPF_FUNC_ARGS */
-#define BTF_TRAMP_HDR_SIZE	24
-#define BTF_TRAMP_ENTRY_SIZE	60
+#define BTF_TRAMP2_HDR_SIZE	32
+#define BTF_TRAMP_CLASS_SIZE	56
+#define BTF_TRAMP2_MAX_CLASSES	65535		/* func_class is 16 bits */
 
-/* arg_flags / ret_flags bits: include/linux/bpf.h */
-#define BTF_FMODEL_STRUCT_ARG	(1 << 0)	/* struct or union by value */
-#define BTF_FMODEL_SIGNED_ARG	(1 << 1)	/* signed INT */
-/* 7.3 on (include/linux/bpf.h); STRUCT_ARG is gone there */
-#define BTF_FMODEL_ARENA_ARG	(1 << 2)	/* param named *__arena, *__arena__nullable */
-#define BTF_FMODEL_NULLABLE_ARG	(1 << 3)	/* param named *__nullable, *__arena__nullable */
+/* Bytes of a v2 table: header, classes, func_id, func_class, padding */
+#define BTF_TRAMP2_SIZE(nr_classes, nr_funcs)				\
+	((BTF_TRAMP2_HDR_SIZE + (nr_classes) * BTF_TRAMP_CLASS_SIZE +	\
+	  (nr_funcs) * 6 + 3) / 4 * 4)
 
 /*
- * Argument location: one byte per part, two parts per argument (an
- * argument is at most 16 bytes, so at most two 8-byte slots).
+ * Argument location (class.loc): one byte per part, two parts per
+ * argument (an argument is at most 16 bytes, so at most two 8-byte slots).
  *   0xff                unused part
  *   bit 7 clear         register: bits 0-5 = N-th argument register of the
  *                       arch, 0-based (x86_64 rdi=0 ... r9=5; arm64 x0=0;
@@ -82,7 +117,7 @@ typedef uint32_t btf_tramp_u32;
 #define BTF_TRAMP_LOC_REF	0x40
 #define BTF_TRAMP_LOC_IDX(b)	((b) & 0x3f)
 
-/* Why a trampoline cannot attach (entry.reason); 0 when it can. */
+/* Why a trampoline cannot attach (class.reason); 0 when it can. */
 enum btf_tramp_reason {
 	BTF_TRAMP_OK = 0,
 	BTF_TRAMP_TOO_MANY_ARGS,	/* "too-many-args": more than 12 params */
@@ -91,15 +126,60 @@ enum btf_tramp_reason {
 	BTF_TRAMP_ARG_UNSUPPORTED,	/* "arg-unsupported": bad type or > 16 bytes */
 	BTF_TRAMP_VOID_ARG,		/* "void-arg": size 0 */
 	BTF_TRAMP_NO_TRAMPOLINE,	/* "no-trampoline": the arch has none */
-	BTF_TRAMP_TOO_MANY_SLOTS,	/* "too-many-slots": x86_64, powerpc64 */
-	BTF_TRAMP_STRUCT_ON_STACK,	/* "struct-on-stack": arm64 before v6.17;
-					 * kept for the format, never written
-					 * for the v6.18 rules */
-	BTF_TRAMP_ARCH_TOO_MANY_ARGS,	/* "arch-too-many-args": loongarch64 > 8 */
-	BTF_TRAMP_STRUCT_ARG,		/* "struct-arg": loongarch64 */
-	BTF_TRAMP_UNRESOLVED,		/* "unresolved": the name is not a BTF FUNC */
+	/* "too-many-slots": x86_64, powerpc64; arm64 v6.5-v6.15, riscv64 v6.3-v6.10 */
+	BTF_TRAMP_TOO_MANY_SLOTS,
+	/* "struct-on-stack": arm64 v6.16 only (9014cf56f13d to dc704d0cfa43) */
+	BTF_TRAMP_STRUCT_ON_STACK,
+	/* "arch-too-many-args": loongarch64 > 8, arm64 > 8 before v6.5 */
+	BTF_TRAMP_ARCH_TOO_MANY_ARGS,
+	/* "struct-arg": loongarch64, arm64 before v6.5 */
+	BTF_TRAMP_STRUCT_ARG,
+	BTF_TRAMP_UNRESOLVED,		/* "unresolved": v1 only, a name not in BTF */
 	BTF_TRAMP_NR_REASONS,
 };
+
+/* v2 table header, 32 bytes */
+struct btf_tramp2_hdr {
+	btf_tramp_u32 magic;		/* BTF_TRAMP_MAGIC */
+	btf_tramp_u16 version;		/* BTF_TRAMP2_VERSION */
+	btf_tramp_u16 machine;		/* ELF e_machine the models are for */
+	btf_tramp_u32 btf_crc32;	/* crc32 (zlib's) of the .BTF it was built from */
+	btf_tramp_u32 nr_funcs;
+	btf_tramp_u32 nr_classes;	/* <= BTF_TRAMP2_MAX_CLASSES */
+	btf_tramp_u16 class_size;	/* BTF_TRAMP_CLASS_SIZE */
+	btf_tramp_u16 max_slots;	/* most 8-byte slots of any attachable class */
+	btf_tramp_u32 size;		/* bytes of the table, padding included */
+	btf_tramp_u32 reserved;		/* 0 */
+};
+
+/* One distinct func model, 56 bytes: struct btf_func_model's fields first */
+struct btf_tramp_class {
+	btf_tramp_u8 ret_size;		/* bytes; 0 for void */
+	btf_tramp_u8 ret_flags;		/* BTF_FMODEL_* of the return */
+	btf_tramp_u8 nr_args;
+	btf_tramp_u8 nr_slots;		/* sum over args of (size + 7) / 8 */
+	btf_tramp_u8 arg_size[BTF_TRAMP_MAX_ARGS];	/* bytes */
+	btf_tramp_u8 arg_flags[BTF_TRAMP_MAX_ARGS];	/* BTF_FMODEL_* */
+	btf_tramp_u8 attachable;	/* 1: the arch's trampoline accepts it */
+	btf_tramp_u8 reason;		/* enum btf_tramp_reason */
+	btf_tramp_u8 distilled;		/* 1: the model fields above are valid */
+	btf_tramp_u8 reserved;		/* 0 */
+	btf_tramp_u8 loc[BTF_TRAMP_MAX_ARGS][2];	/* BTF_TRAMP_LOC_*, when attachable */
+};
+
+/* ---- btf_tramp format: end ---- */
+
+/* ---- v1 (declared sets) ---- */
+#define BTF_TRAMP_VERSION	1
+#define BTF_TRAMP_HDR_SIZE	24
+#define BTF_TRAMP_ENTRY_SIZE	60	/* u32 btf_id + struct btf_tramp_class */
+
+/* arg_flags / ret_flags bits: include/linux/bpf.h */
+#define BTF_FMODEL_STRUCT_ARG	(1 << 0)	/* struct or union by value */
+#define BTF_FMODEL_SIGNED_ARG	(1 << 1)	/* signed INT */
+/* 7.3 on (include/linux/bpf.h); STRUCT_ARG is gone there */
+#define BTF_FMODEL_ARENA_ARG	(1 << 2)	/* param named *__arena, *__arena__nullable */
+#define BTF_FMODEL_NULLABLE_ARG	(1 << 3)	/* param named *__nullable, *__arena__nullable */
 
 /* Table header, 24 bytes. */
 struct btf_tramp_hdr {
@@ -113,7 +193,7 @@ struct btf_tramp_hdr {
 	btf_tramp_u32 reserved;		/* 0 */
 };
 
-/* One function, 60 bytes. The first fields are struct btf_func_model's. */
+/* One function, 60 bytes: its BTF ID, then the fields of struct btf_tramp_class. */
 struct btf_tramp_entry {
 	btf_tramp_u32 btf_id;		/* BTF FUNC type ID; 0: unresolved */
 	btf_tramp_u8 ret_size;		/* bytes; 0 for void */
@@ -268,6 +348,184 @@ btf_tramp_next_table(const struct btf_tramp_hdr *h)
 	if (!btf_tramp_filled(h) ||
 	    ((size_t)(end - p) - BTF_TRAMP_HDR_SIZE) / BTF_TRAMP_ENTRY_SIZE < h->nr_entries)
 		return NULL;
+	return h;
+}
+
+/* ---- v2 consumer API: the table in native (= target) byte order ---- */
+
+static inline const struct btf_tramp_class *
+btf_tramp2_classes(const struct btf_tramp2_hdr *h)
+{
+	return (const struct btf_tramp_class *)((const char *)h + BTF_TRAMP2_HDR_SIZE);
+}
+
+/* func_id[nr_funcs]: 4-byte aligned, since the header and a class are */
+static inline const btf_tramp_u32 *btf_tramp2_func_ids(const struct btf_tramp2_hdr *h)
+{
+	return (const btf_tramp_u32 *)((const char *)h + BTF_TRAMP2_HDR_SIZE +
+				       (size_t)h->nr_classes * BTF_TRAMP_CLASS_SIZE);
+}
+
+static inline const btf_tramp_u16 *btf_tramp2_func_classes(const struct btf_tramp2_hdr *h)
+{
+	return (const btf_tramp_u16 *)(btf_tramp2_func_ids(h) + h->nr_funcs);
+}
+
+/* What btf_tramp2_check() found: the first check, in this order, that fails. */
+enum btf_tramp2_status {
+	BTF_TRAMP2_VALID = 0,
+	BTF_TRAMP2_SHORT,		/* fewer bytes than a header */
+	BTF_TRAMP2_BAD_MAGIC,
+	BTF_TRAMP2_BAD_VERSION,
+	BTF_TRAMP2_BAD_MACHINE,		/* another e_machine's models */
+	BTF_TRAMP2_BAD_CLASS_SIZE,
+	BTF_TRAMP2_BAD_SIZE,		/* size is not the section's length */
+	BTF_TRAMP2_BAD_LAYOUT,		/* size != BTF_TRAMP2_SIZE(), too many classes */
+	BTF_TRAMP2_BAD_FUNC_ID,		/* func_id 0 or not strictly ascending */
+	BTF_TRAMP2_BAD_FUNC_CLASS,	/* func_class >= nr_classes */
+	BTF_TRAMP2_BAD_CLASS,		/* a class out of range (btf_tramp2_class_ok()) */
+	BTF_TRAMP2_BAD_CRC,		/* computed from another .BTF */
+	BTF_TRAMP2_NR_STATUS,
+};
+
+static inline const char *btf_tramp2_status_str(int st)
+{
+	static const char *const str[BTF_TRAMP2_NR_STATUS] = {
+		[BTF_TRAMP2_VALID] = "valid",
+		[BTF_TRAMP2_SHORT] = "shorter than the 32-byte header",
+		[BTF_TRAMP2_BAD_MAGIC] = "bad magic",
+		[BTF_TRAMP2_BAD_VERSION] = "not version 2",
+		[BTF_TRAMP2_BAD_MACHINE] = "models of another machine (e_machine differs)",
+		[BTF_TRAMP2_BAD_CLASS_SIZE] = "class size is not 56",
+		[BTF_TRAMP2_BAD_SIZE] = "size field is not the table's length",
+		[BTF_TRAMP2_BAD_LAYOUT] = "header, classes and functions do not add up to its size",
+		[BTF_TRAMP2_BAD_FUNC_ID] = "a func_id is 0 or not above the one before",
+		[BTF_TRAMP2_BAD_FUNC_CLASS] = "a func_class is not a class index",
+		[BTF_TRAMP2_BAD_CLASS] = "a class is out of range",
+		[BTF_TRAMP2_BAD_CRC] = "computed from another .BTF (crc32 differs)",
+	};
+
+	return st >= 0 && st < BTF_TRAMP2_NR_STATUS ? str[st] : "unknown status";
+}
+
+/*
+ * A class a trampoline may be built from: nr_args <= 12, every arg_size
+ * <= 16, a known reason, attachable exactly when the reason is OK.
+ */
+static inline int btf_tramp2_class_ok(const struct btf_tramp_class *c)
+{
+	int i;
+
+	if (c->nr_args > BTF_TRAMP_MAX_ARGS || c->reason >= BTF_TRAMP_NR_REASONS ||
+	    c->attachable != (c->reason == BTF_TRAMP_OK))
+		return 0;
+	for (i = 0; i < BTF_TRAMP_MAX_ARGS; i++)
+		if (c->arg_size[i] > 16)
+			return 0;
+	return 1;
+}
+
+/*
+ * Check the @len bytes at @tab (4-byte aligned) as a v2 table for an image
+ * of e_machine @machine whose .BTF has zlib crc32 @btf_crc32. Returns
+ * BTF_TRAMP2_VALID or the first failed check (enum btf_tramp2_status);
+ * *@where (when not NULL) gets the index of the function or class at fault.
+ */
+static inline int btf_tramp2_check(const void *tab, size_t len, btf_tramp_u16 machine,
+				   btf_tramp_u32 btf_crc32, btf_tramp_u32 *where)
+{
+	const struct btf_tramp2_hdr *h = (const struct btf_tramp2_hdr *)tab;
+	const struct btf_tramp_class *c;
+	const btf_tramp_u32 *id;
+	const btf_tramp_u16 *cl;
+	unsigned long long need;
+	btf_tramp_u32 i;
+
+	if (where)
+		*where = 0;
+	if (len < BTF_TRAMP2_HDR_SIZE)
+		return BTF_TRAMP2_SHORT;
+	if (h->magic != BTF_TRAMP_MAGIC)
+		return BTF_TRAMP2_BAD_MAGIC;
+	if (h->version != BTF_TRAMP2_VERSION)
+		return BTF_TRAMP2_BAD_VERSION;
+	if (h->machine != machine)
+		return BTF_TRAMP2_BAD_MACHINE;
+	if (h->class_size != BTF_TRAMP_CLASS_SIZE)
+		return BTF_TRAMP2_BAD_CLASS_SIZE;
+	if (h->size != len)
+		return BTF_TRAMP2_BAD_SIZE;
+	need = BTF_TRAMP2_SIZE((unsigned long long)h->nr_classes,
+			       (unsigned long long)h->nr_funcs);
+	if (h->nr_classes > BTF_TRAMP2_MAX_CLASSES || need != len)
+		return BTF_TRAMP2_BAD_LAYOUT;
+	id = btf_tramp2_func_ids(h);
+	cl = btf_tramp2_func_classes(h);
+	for (i = 0; i < h->nr_funcs; i++) {
+		if (where)
+			*where = i;
+		if (!id[i] || (i && id[i] <= id[i - 1]))
+			return BTF_TRAMP2_BAD_FUNC_ID;
+		if (cl[i] >= h->nr_classes)
+			return BTF_TRAMP2_BAD_FUNC_CLASS;
+	}
+	c = btf_tramp2_classes(h);
+	for (i = 0; i < h->nr_classes; i++) {
+		if (where)
+			*where = i;
+		if (!btf_tramp2_class_ok(&c[i]))
+			return BTF_TRAMP2_BAD_CLASS;
+	}
+	if (where)
+		*where = 0;
+	return h->btf_crc32 == btf_crc32 ? BTF_TRAMP2_VALID : BTF_TRAMP2_BAD_CRC;
+}
+
+/*
+ * Index of the class of BTF FUNC @id in a checked table, or -1 when the
+ * table has no such function: binary search of func_id, O(log n).
+ */
+static inline long btf_tramp2_class_index(const struct btf_tramp2_hdr *h, btf_tramp_u32 id)
+{
+	const btf_tramp_u32 *ids = btf_tramp2_func_ids(h);
+	btf_tramp_u32 lo = 0, hi = h->nr_funcs;
+
+	while (lo < hi) {
+		btf_tramp_u32 mid = lo + (hi - lo) / 2;
+
+		if (ids[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == h->nr_funcs || ids[lo] != id)
+		return -1;
+	return btf_tramp2_func_classes(h)[lo];
+}
+
+/* The class of BTF FUNC @id in a checked table, or NULL. */
+static inline const struct btf_tramp_class *
+btf_tramp2_find(const struct btf_tramp2_hdr *h, btf_tramp_u32 id)
+{
+	long k = btf_tramp2_class_index(h, id);
+
+	return k < 0 ? NULL : &btf_tramp2_classes(h)[k];
+}
+
+/*
+ * The image's own v2 table, [__start_BTF_tramp, __stop_BTF_tramp), when
+ * that holds one (magic and version; check it with btf_tramp2_check(),
+ * *@len bytes, before use), else NULL.
+ */
+static inline const struct btf_tramp2_hdr *btf_tramp2_image(size_t *len)
+{
+	const unsigned char *p = __start_BTF_tramp, *end = __stop_BTF_tramp;
+	const struct btf_tramp2_hdr *h = (const struct btf_tramp2_hdr *)p;
+
+	if (!p || end < p || (size_t)(end - p) < BTF_TRAMP2_HDR_SIZE ||
+	    h->magic != BTF_TRAMP_MAGIC || h->version != BTF_TRAMP2_VERSION)
+		return NULL;
+	*len = end - p;
 	return h;
 }
 

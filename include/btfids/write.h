@@ -14,7 +14,9 @@
  *               <ELF>.BTF       the final BTF (libbpf's raw bytes: split BTF
  *                               for a module, in the input's byte order)
  *               <ELF>.BTF.base  the distilled base, with --distill_base
- *               <ELF>.BTF_tramp the trampoline tables, when the ELF has them
+ *               <ELF>.BTF_tramp the trampoline tables: v1, when the ELF has
+ *                               declared sets; else the v2 table of every
+ *                               function, when the run made one (resolve.c)
  *             Each is written to a temporary file first; all are renamed
  *             once all are written. Any of the four that this run does not
  *             produce is removed, so kbuild (which patches <ELF>.BTF_ids in
@@ -39,6 +41,7 @@ enum btfids_dest {
 struct btfids_result {
 	const unsigned char *ids;	/* new .BTF_ids, ids.size bytes; NULL: none */
 	const struct btfids_tramp *tramp;	/* tables; NULL or sec.index 0: none */
+	const struct btfids_tramp2 *tramp2;	/* raw: the v2 table; NULL or no buf: none */
 	const struct btf *btf;		/* raw: the final BTF */
 	const struct btf *base;		/* raw: the distilled base, or NULL */
 };

@@ -6,7 +6,8 @@
  * reaches the function with arguments we chose, and each one must be in
  * the slot the model's sizes place it at (arg i at the sum of the slots
  * of args 0..i-1). do_mmap() has 9 arguments: the 7th (pgoff) is on the
- * caller's stack on x86-64.
+ * caller's stack on x86-64; before 6.6 x86-64 attaches nothing with more
+ * than 6 slots, so a 6.1 guest leaves do_mmap() to the models check.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,7 +29,7 @@ struct want {
 };
 
 static char failed[512];
-static int nvalues;
+static int nvalues, nskipped;
 
 /* fentry on @m: copy ctx[0..slots-1] to map value of @map_fd when pid == 1 */
 static int copy_prog(const struct boot_model *m, int map_fd)
@@ -78,6 +79,11 @@ static void check(const struct boot_model *models, int n, const char *name,
 	int map_fd, fd, lfd, i, slot;
 	uint32_t k = 0;
 
+	if (m && !m->attachable && boot_release_before(6, 6) && m->slots > 6) {
+		/* x86-64 before 6.6: no stack slots (the models check judges it) */
+		nskipped++;
+		return;
+	}
 	if (!m || !m->attachable) {
 		fail("%s: %s", name, m ? "not attachable for btfids" : "not in /args.txt");
 		return;
@@ -179,6 +185,7 @@ void boot_args(const struct boot_model *m, int n)
 	struct want write_w[] = { { 1, (uintptr_t)wbuf }, { 2, 5 } };
 	struct want open_w[] = { { 0, 37 } };
 
+	/* 6.1's do_mmap() has 8 args, no vm_flags: 8 slots, refused there (skipped) */
 	check(m, n, "do_mmap", call_mmap, mmap_w, 7);
 	check(m, n, "vfs_write", call_write, write_w, 2);
 	/* do_file_open() since v7.0 */
@@ -187,5 +194,5 @@ void boot_args(const struct boot_model *m, int n)
 	if (failed[0])
 		say("args FAILED (%s)", failed);
 	else
-		say("args ok (%d values in 3 functions)", nvalues);
+		say("args ok (%d values in %d functions)", nvalues, 3 - nskipped);
 }

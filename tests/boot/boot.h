@@ -42,6 +42,8 @@ extern char boot_release[];
 extern char boot_log[1 << 16];
 
 double now(void);
+/* the guest's release (uname) is older than @major.@minor */
+bool boot_release_before(int major, int minor);
 /* "boot: <release> <fmt>\n" on the console */
 void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Append one "; "-separated reason to @buf (@size bytes), cut to fit. */

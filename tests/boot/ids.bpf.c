@@ -14,6 +14,13 @@
  *    BTF_ID_LIST slots.
  * No vmlinux.h: the few kernel types are declared here and relocated by
  * CO-RE against the guest's /sys/kernel/btf/vmlinux.
+ *
+ * Built with -DIDS61 (ids61.bpf.o) for a 6.1 guest, which has none of those
+ * kfuncs (bpf_task_acquire and bpf_rcu_read_lock came in 6.2, bpf_iter_num
+ * in 6.4): the kfuncs 6.1 gives tracing programs instead, net/bpf/test_run.c's
+ * test_sk_check_kfunc_ids set8 (bpf_kfunc_call_test_acquire KF_ACQUIRE |
+ * KF_RET_NULL, bpf_kfunc_call_test_release KF_RELEASE), whose object
+ * prog_test_struct has a = 42, b = 108 in the 6.1 tree.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -37,6 +44,15 @@ struct bpf_iter__task {
 	struct task_struct *task;
 } __attribute__((preserve_access_index));
 
+#ifdef IDS61
+struct prog_test_ref_kfunc {
+	int a;
+	int b;
+} __attribute__((preserve_access_index));
+
+extern struct prog_test_ref_kfunc *bpf_kfunc_call_test_acquire(unsigned long *sp) __ksym;
+extern void bpf_kfunc_call_test_release(struct prog_test_ref_kfunc *p) __ksym;
+#else
 struct bpf_iter_num {
 	__u64 __opaque[1];
 } __attribute__((aligned(8)));
@@ -49,15 +65,16 @@ extern void bpf_rcu_read_unlock(void) __ksym;
 extern int bpf_iter_num_new(struct bpf_iter_num *it, int start, int end) __ksym;
 extern int *bpf_iter_num_next(struct bpf_iter_num *it) __ksym;
 extern void bpf_iter_num_destroy(struct bpf_iter_num *it) __ksym;
+#endif
 
-/* out[]: what the guest checks after calling getpgid(0) */
+/* out[]: what the guest checks after calling getpgid(0) (IDS61: ids.c's 6.1 table) */
 enum {
 	OUT_HITS,	/* fentry runs in pid 1 */
 	OUT_PID,	/* current->pid through bpf_get_current_task_btf() */
-	OUT_ACQ_PID,	/* pid of bpf_task_acquire(current) */
-	OUT_FROM_PID,	/* pid of bpf_task_from_pid(1) */
+	OUT_ACQ_PID,	/* pid of bpf_task_acquire(current); IDS61: test kfunc ->a */
+	OUT_FROM_PID,	/* pid of bpf_task_from_pid(1); IDS61: test kfunc ->b */
 	OUT_RCU_TGID,	/* current->tgid read between bpf_rcu_read_lock/unlock */
-	OUT_ITER_SUM,	/* 1 + 2 + ... + 10 by bpf_iter_num */
+	OUT_ITER_SUM,	/* 1 + 2 + ... + 10 by bpf_iter_num; IDS61: unused */
 	OUT_NR,
 };
 
@@ -73,22 +90,27 @@ static void put(__u32 k, __u64 v)
 	bpf_map_update_elem(&out, &k, &v, BPF_ANY);
 }
 
-SEC("fentry/__x64_sys_getpgid")
-int BPF_PROG(on_getpgid)
+#ifdef IDS61
+static __always_inline void kfuncs(struct task_struct *t)
 {
-	struct task_struct *t = bpf_get_current_task_btf(), *a;
-	struct bpf_iter_num it;
-	__u64 sum = 0;
-	__u32 k = OUT_HITS;
-	__u64 *hits;
-	int *v;
+	struct prog_test_ref_kfunc *p;
+	unsigned long scalar = 0;
 
-	if (t->pid != 1)
-		return 0;
-	hits = bpf_map_lookup_elem(&out, &k);
-	if (hits)
-		__sync_fetch_and_add(hits, 1);
-	put(OUT_PID, t->pid);
+	p = bpf_kfunc_call_test_acquire(&scalar);
+	if (p) {
+		put(OUT_ACQ_PID, p->a);
+		put(OUT_FROM_PID, p->b);
+		bpf_kfunc_call_test_release(p);
+	}
+	put(OUT_RCU_TGID, t->tgid);
+}
+#else
+static __always_inline void kfuncs(struct task_struct *t)
+{
+	struct bpf_iter_num it;
+	struct task_struct *a;
+	__u64 sum = 0;
+	int *v;
 
 	a = bpf_task_acquire(t);
 	if (a) {
@@ -109,6 +131,23 @@ int BPF_PROG(on_getpgid)
 		sum += *v;
 	bpf_iter_num_destroy(&it);
 	put(OUT_ITER_SUM, sum);
+}
+#endif
+
+SEC("fentry/__x64_sys_getpgid")
+int BPF_PROG(on_getpgid)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	__u32 k = OUT_HITS;
+	__u64 *hits;
+
+	if (t->pid != 1)
+		return 0;
+	hits = bpf_map_lookup_elem(&out, &k);
+	if (hits)
+		__sync_fetch_and_add(hits, 1);
+	put(OUT_PID, t->pid);
+	kfuncs(t);
 	return 0;
 }
 

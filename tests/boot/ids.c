@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ids.c - "boot: <release> ids ok|FAILED (<which>)": load ids.bpf.o with
+ * ids.c - "boot: <release> ids ok|FAILED (<which>)": load ids.bpf.o (a
+ * 6.1 guest: ids61.bpf.o, the same source built with -DIDS61) with
  * libbpf (kfunc externs and CO-RE resolved against the guest's BTF), run
  * its fentry program through getpgid() and its task iterator, and check
  * what they saw against what the guest knows (it is pid 1, tgid 1).
@@ -46,16 +47,29 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 
 enum { OUT_HITS, OUT_PID, OUT_ACQ_PID, OUT_FROM_PID, OUT_RCU_TGID, OUT_ITER_SUM, OUT_NR };
 
-static const struct {
+struct expect {
 	const char *what;
 	unsigned long long want;
-} expect[OUT_NR] = {
+};
+
+static const struct expect expect_new[OUT_NR] = {
 	[OUT_PID] = { "bpf_get_current_task_btf()->pid", 1 },
 	[OUT_ACQ_PID] = { "bpf_task_acquire", 1 },
 	[OUT_FROM_PID] = { "bpf_task_from_pid", 1 },
 	[OUT_RCU_TGID] = { "bpf_rcu_read_lock", 1 },
 	[OUT_ITER_SUM] = { "bpf_iter_num", 55 },
 };
+
+/* ids.bpf.c -DIDS61: the test kfunc's object (net/bpf/test_run.c prog_test_struct) */
+static const struct expect expect_61[OUT_NR] = {
+	[OUT_PID] = { "bpf_get_current_task_btf()->pid", 1 },
+	[OUT_ACQ_PID] = { "bpf_kfunc_call_test_acquire()->a", 42 },
+	[OUT_FROM_PID] = { "bpf_kfunc_call_test_acquire()->b", 108 },
+	[OUT_RCU_TGID] = { "bpf_get_current_task_btf()->tgid", 1 },
+	[OUT_ITER_SUM] = { "nothing", 0 },
+};
+
+static const struct expect *expect = expect_new;
 
 static void check_fentry(struct bpf_object *obj)
 {
@@ -128,11 +142,18 @@ void boot_ids(struct btf *vmlinux)
 {
 	struct bpf_object *obj;
 
+	const char *path = "/ids.bpf.o";
+
 	(void)vmlinux;
 	libbpf_set_print(libbpf_print);
-	obj = bpf_object__open_file("/ids.bpf.o", NULL);
+	/* the kfuncs of ids.bpf.c came in 6.2 to 6.4: a 6.1 guest gets its IDS61 build */
+	if (boot_release_before(6, 2)) {
+		path = "/ids61.bpf.o";
+		expect = expect_61;
+	}
+	obj = bpf_object__open_file(path, NULL);
 	if (!obj) {
-		fail("open ids.bpf.o: %s", strerror(errno));
+		fail("open %s: %s", path, strerror(errno));
 		goto out;
 	}
 	if (bpf_object__load(obj)) {

@@ -141,6 +141,15 @@ static void setup(void)
 		snprintf(boot_release, sizeof(boot_release), "unknown");
 }
 
+bool boot_release_before(int major, int minor)
+{
+	int a = 0, b = 0;
+
+	if (sscanf(boot_release, "%d.%d", &a, &b) != 2)
+		return false;
+	return a < major || (a == major && b < minor);
+}
+
 /* /budget.txt: seconds for the models (tests/boot.sh BTFIDS_BOOT_BUDGET) */
 static int read_budget(void)
 {

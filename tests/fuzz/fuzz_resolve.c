@@ -4,7 +4,7 @@
  * open -> collect symbols -> load the object's own BTF (split on the
  * fixture image when it is a relocatable object) -> look up -> patch a
  * copy of .BTF_ids in memory -> build the trampoline tables (resolve,
- * models) -> lay out .BTF_ids and collect the findings with suggestions
+ * models; v2 built and read back) -> lay out .BTF_ids and collect the findings with suggestions
  * (check, dump). The input is written once to a memfd and opened
  * read-only through /proc/self/fd; nothing is ever written back.
  *
@@ -50,14 +50,27 @@ static void init(void)
 	base = btf__parse(b, NULL);	/* NULL: ET_REL inputs load unsplit */
 }
 
-/* What resolve and models add: the .BTF_tramp tables, in memory only. */
+/*
+ * What resolve and models add: the .BTF_tramp tables (v1 sets; the v2 table
+ * of every function, built, and read back from the ELF as dump and models
+ * check it), in memory only.
+ */
 static void tables(const struct btfids_elf *e, const struct btfids_syms *s,
 		   const struct btf *btf)
 {
+	struct btfids_tramp_rules ru;
 	struct btfids_tramp t = {};
+	struct btfids_tramp2 t2;
 
 	btfids_tramp_fill(e, s, btf, NULL, 0, &t, &rep);
 	btfids_tramp_free(&t);
+	if (e->type != ET_REL && !btfids_tramp_rules_init(&ru, e, s, NULL, 0)) {
+		if (!btfids_tramp2_build(btf, &ru, btfids_elf_big_endian(e), e->path, &t2, &rep))
+			btfids_tramp2_free(&t2);
+		btfids_tramp_rules_free(&ru);
+	}
+	if (!btfids_tramp2_of_elf(e, NULL, &t2, &rep))
+		btfids_tramp2_free(&t2);
 }
 
 /* What check and dump add: the layout, the findings, the suggestions. */
@@ -89,6 +102,8 @@ static void pipeline(const char *path)
 	if (btfids_syms_collect(&e, &s, &rep))
 		goto out;
 	if (btfids_btf_load(&e, NULL, e.type == ET_REL ? base : NULL, &btf, &rep))
+		goto out;
+	if (btfids_btf_check_types(btf, path, &rep))	/* the 7.x flow's type rules */
 		goto out;
 	if (btfids_lookup(btf, &s, path, &rep))
 		goto out;
