@@ -38,15 +38,18 @@ PROBE_MAX = 64		# functions of the probe class at most: each is tried alone
 
 
 def section(vmlinux, name):
-    with tempfile.NamedTemporaryFile() as f:
-        subprocess.run(['objcopy', '-O', 'binary', '--only-section=' + name, vmlinux, f.name],
-                       check=True)
-        return open(f.name, 'rb').read()
+    """The bytes of section @name (empty when it has none)."""
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, 'section')
+        r = subprocess.run(['objcopy', '-O', 'binary', '--only-section=' + name, vmlinux, out],
+                           capture_output=True, text=True)
+        if r.returncode or not os.path.exists(out):
+            sys.exit('%s: objcopy cannot read it: %s' % (vmlinux, r.stderr.strip()))
+        return open(out, 'rb').read()
 
 
 def section_offset(vmlinux, name):
-    out = subprocess.run(['readelf', '-SW', vmlinux], capture_output=True, text=True,
-                         check=True).stdout
+    out = subprocess.run(['readelf', '-SW', vmlinux], capture_output=True, text=True).stdout
     for line in out.splitlines():
         f = line.replace('[ ', '[').split()
         if len(f) > 5 and f[1] == name:
