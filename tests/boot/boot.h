@@ -57,9 +57,10 @@ int boot_models_read(const char *path, const struct btf *vmlinux, struct boot_mo
 void boot_models(const struct btf *vmlinux, const struct boot_model *m, int n, int budget);
 void boot_args(const struct boot_model *m, int n);
 /*
- * The patched kernel's trampoline table (tramp.c): the entries of @path
- * attached one by one and all at once, tables on and off; @probe: one
- * altered entry; both NULL: the kernel's lines and the switch only.
+ * The patched kernel's trampoline table (tramp.c): @path, the table as the
+ * host read it (tests/boot/tramp_table.py list): a sample of its functions
+ * attached alone and at once, tables on and off; with @probe, the altered
+ * class's functions instead; @path NULL: the kernel's lines and the switch.
  */
 void boot_tramp(const char *path, const char *probe) __attribute__((weak));	/* in tramp.c,
 	linked by tests/boot-tramp.sh only: it needs a 7.2+ UAPI header */
