@@ -61,5 +61,10 @@ void boot_args(const struct boot_model *m, int n);
  */
 void boot_tramp(const char *path, const char *probe) __attribute__((weak));	/* in tramp.c,
 	linked by tests/boot-tramp.sh only: it needs a 7.2+ UAPI header */
+/*
+ * Upstream's test_progs (/selftests) once per configuration of the
+ * trampoline switches (selftests.c, linked by tests/selftests-boot.sh only).
+ */
+void boot_selftests(void) __attribute__((weak));
 
 #endif
