@@ -26,11 +26,7 @@
 set -uo pipefail
 
 . "$(dirname "$0")/paths.sh"
-DP=${BTFIDS_KBUILD_PATCHED:-${XDG_CACHE_HOME:-$HOME/.cache}/btfids/kbuild-patched}
-T=$DP/linux-source-7.3
-QEMU=${QEMU:-qemu-system-x86_64}
-TIMEOUT=${BTFIDS_BOOT_TIMEOUT:-900}
-S=$top/tests/boot
+. "$(dirname "$0")/bootlib.sh"
 
 skip() { echo "boot-tramp: skipped ($*)"; exit 0; }
 passed=0 failed=0
@@ -38,30 +34,13 @@ ok() { passed=$((passed + 1)); echo "  ok: $*"; }
 bad() { failed=$((failed + 1)); echo "  FAIL: $*"; }
 finish() { echo "boot-tramp: $passed passed, $failed failed"; [ $failed = 0 ]; exit; }
 
-[ "$(uname -m)" = x86_64 ] || skip "the guest program is built for x86-64; this host is $(uname -m)"
-command -v "$QEMU" >/dev/null || skip "no $QEMU: apt-get install qemu-system-x86"
-command -v clang >/dev/null || skip "no clang for the BPF programs: apt-get install clang llvm"
-command -v python3 >/dev/null || skip "no python3"
-[ -f /usr/lib/x86_64-linux-gnu/libbpf.a ] || skip "no static libbpf.a: apt-get install libbpf-dev"
-[ -x "$B" ] || skip "no btfids at $B: run make"
-[ -x "$R/kbuild-tiny" ] ||
-	skip "no $R/kbuild-tiny: the workspace's shared/realdata, not in this repository; set BTFIDS_REALDATA"
-[ -f "$T/.config" ] && [ -f "$T/arch/x86/boot/bzImage" ] ||
-	skip "no patched 7.3 tree in $DP: run kernel/build-tree once, about 12 minutes"
-want=$(cat $(ls "$top"/kernel/7.3/0*.patch | grep -v 0000-cover-letter) | sha256sum | cut -d' ' -f1)
-[ "$(cat "$T/.btfids-series" 2>/dev/null)" = "$want" ] ||
-	skip "the patched tree in $DP is not built from kernel/7.3 as it is now: run kernel/build-tree"
+patched_tree_ready
 
 tmp=$(mktemp -d /tmp/btfids-boot-tramp.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
 # the guest: tramp.c against the tree's 7.3 UAPI, the rest as tests/boot.sh
-CFLAGS_GUEST="-O2 -g -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE"
-if ! clang -target bpf -O2 -g -Wall -Werror -I/usr/include/x86_64-linux-gnu \
-	-c "$S/ids.bpf.c" -o "$tmp/ids.bpf.o" 2>"$tmp/err" ||
-   ! ${CC:-gcc} $CFLAGS_GUEST -I"$T/tools/include/uapi" -c "$S/tramp.c" -o "$tmp/tramp.o" 2>>"$tmp/err" ||
-   ! ${CC:-gcc} $CFLAGS_GUEST -static -o "$tmp/init" "$S"/init.c "$S"/ids.c "$S"/models.c \
-	"$S"/args.c "$tmp/tramp.o" -lbpf -lelf -lz 2>>"$tmp/err"; then
+if ! build_guest "$tmp" tramp; then
 	bad "cannot build the guest program: $(grep -m3 error "$tmp/err")"
 	finish
 fi
@@ -93,9 +72,7 @@ PY
 # relink with RESOLVE_BTFIDS=btfids; read the table back (btfids models);
 # then the two altered images, each vmlinux made into a bzImage by the
 # tree's make; the tree gets its own vmlinux and bzImage back in any case
-if ! (flock -w 1800 9 || exit 1
-      BTFIDS_KBUILD=$DP BTFIDS_KBUILD_KERNEL=7.3 "$R/kbuild-tiny" "$B" >/dev/null || exit 1
-      cp "$T/vmlinux" "$tmp/vmlinux" && cp "$T/arch/x86/boot/bzImage" "$tmp/bzImage" || exit 1
+images() {
       trap 'cp "$tmp/vmlinux" "$T/vmlinux"; cp "$tmp/bzImage" "$T/arch/x86/boot/bzImage"' EXIT
       "$B" models "$tmp/vmlinux" >"$tmp/stored.jsonl" || exit 1
       # the probe: the first attachable entry, by its index in the table
@@ -109,7 +86,8 @@ if ! (flock -w 1800 9 || exit 1
 	      make -s -C "$T" ARCH=x86_64 RESOLVE_BTFIDS="$B" bzImage >/dev/null &&
 	      cp "$T/arch/x86/boot/bzImage" "$tmp/bzImage.${img% *}" || exit 1
       done
-     ) 9>"$DP/.relink-7.3.lock" 2>"$tmp/err"; then
+}
+if ! relink_patched "$tmp" images 2>"$tmp/err"; then
 	bad "relink with RESOLVE_BTFIDS=btfids, or the altered images: $(tail -1 "$tmp/err")"
 	finish
 fi
@@ -149,8 +127,7 @@ nat=$(awk '$3 == 1' "$tmp/tramp.txt" | wc -l)
 nid=$(awk '$1 != 0' "$tmp/tramp.txt" | wc -l)
 
 # initramfs (the tree's gen_init_cpio), one per boot
-gic=$T/usr/gen_init_cpio
-[ -x "$gic" ] || { gic=$tmp/gen_init_cpio; ${CC:-gcc} -O2 -o "$gic" "$T/usr/gen_init_cpio.c"; }
+gic=$(gen_init_cpio "$tmp")
 cpio() {
 	{
 		echo "dir /dev 0755 0 0"
@@ -168,18 +145,10 @@ cpio /tramp.txt "$tmp/tramp.txt" >"$tmp/initrd1.cpio"
 cpio /tramp-probe "$tmp/probe.txt" >"$tmp/initrd2.cpio"
 cpio /tramp-klog "$tmp/empty" >"$tmp/initrd3.cpio"
 
-boot() {	# bzImage initrd log append
-	local start=$SECONDS
-	timeout -k 10 "$TIMEOUT" "$QEMU" -accel tcg -nodefaults -display none -no-reboot \
-		-m 1024 -smp 1 -kernel "$1" -initrd "$2" -serial "file:$3.raw" \
-		-append "console=ttyS0 panic=-1 loglevel=4 $4" </dev/null >"$3.qemu" 2>&1
-	tr -d '\r' <"$3.raw" >"$3"
-	echo "  boot: qemu (TCG) ran $((SECONDS - start))s"
-}
-boot "$tmp/bzImage" "$tmp/initrd1.cpio" "$tmp/log1" ""
+qemu_boot "$tmp/bzImage" "$tmp/initrd1.cpio" "$tmp/log1" ""
 [ -z "${BTFIDS_BOOT_LOG:-}" ] || cp "$tmp/log1" "$BTFIDS_BOOT_LOG"
 grep -E '^boot: ' "$tmp/log1" | grep -vE '^boot: (progress|end)'
-rel=$(sed -nE 's/^boot: (\S+) init started$/\1/p' "$tmp/log1" | head -1)
+rel=$(guest_release "$tmp/log1")
 if [ -z "$rel" ]; then
 	bad "the patched kernel did not start /init; serial log ends: $(tail -c 400 "$tmp/log1" | tr '\n' ' ')"
 	finish
@@ -191,7 +160,7 @@ expect() {
 	local got
 	got=$(line "$2")
 	if echo "$got" | grep -qE "$3"; then
-		ok "$1: ${got#"boot: $rel "}"
+		ok "$1: ${got#boot: * }"
 	else
 		bad "$1: ${got:-no line like '$2'} (want /$3/)"
 	fi
@@ -217,7 +186,7 @@ expect "bench, the checks alone" 'tramp bench checks' 'checks: .* ratio'
 grep -q '^boot: end' "$L" || bad "the first guest did not finish; log ends: $(tail -c 300 "$L" | tr '\n' ' ')"
 
 # the table is what the kernel reads: an entry altered to "not attachable"
-boot "$tmp/bzImage.entry" "$tmp/initrd2.cpio" "$tmp/log2" ""
+qemu_boot "$tmp/bzImage.entry" "$tmp/initrd2.cpio" "$tmp/log2" ""
 L=$tmp/log2
 pname=$(cut -d' ' -f2 "$tmp/probe.txt")
 expect "the altered table is still valid" 'klog: btf_tramp: [0-9]+ of [0-9]+ table' \
@@ -226,7 +195,7 @@ expect "the kernel reads the table: $pname, altered to not attachable, is refuse
 	'tramp probe: ' "tramp probe: $pname \\(id [0-9]+\\): tables off attached, on Unknown error 524"
 
 # a table of another .BTF, and btf_tramp=0
-boot "$tmp/bzImage.crc" "$tmp/initrd3.cpio" "$tmp/log3" "btf_tramp=0"
+qemu_boot "$tmp/bzImage.crc" "$tmp/initrd3.cpio" "$tmp/log3" "btf_tramp=0"
 L=$tmp/log3
 rf=$(grep -E "^boot: $rel klog: btf_tramp: table at" "$L")
 if [ "$(echo "$rf" | grep -c .)" = 1 ] && echo "$rf" | grep -q "crc32 differs" &&
