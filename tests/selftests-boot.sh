@@ -35,7 +35,7 @@ TIMEOUT=${BTFIDS_BOOT_TIMEOUT:-600}
 SKIPS=$top/tests/selftests/skips
 ALL="tracing_multi_test,tracing_multi_attach_rollback"
 ALL+=",fentry_test,fexit_test,fentry_fexit,fsession_test,trampoline_count"
-ALL+=",kprobe_multi_test,kprobe_multi_bench_attach,tracing_failure"
+ALL+=",kprobe_multi_test,kprobe_multi_bench_attach,tracing_failure,kfunc_call"
 TESTS=${BTFIDS_SELFTESTS_TESTS:-$ALL}
 
 skip() { echo "selftests-boot: skipped ($*)"; exit 0; }
