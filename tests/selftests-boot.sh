@@ -32,7 +32,7 @@ set -uo pipefail
 OUT=${BTFIDS_SELFTESTS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/btfids/selftests-7.3}
 CLANG_BPF=${BTFIDS_SELFTESTS_CLANG:-clang-19}
 TIMEOUT=${BTFIDS_BOOT_TIMEOUT:-600}
-SKIPS=$top/tests/selftests/skips
+SKIPS=${BTFIDS_SELFTESTS_SKIPS:-$top/tests/selftests/skips}
 ALL="tracing_multi_test,tracing_multi_attach_rollback"
 ALL+=",fentry_test,fexit_test,fentry_fexit,fsession_test,trampoline_count"
 ALL+=",kprobe_multi_test,kprobe_multi_bench_attach,tracing_failure,kfunc_call"
@@ -72,9 +72,12 @@ fi
 # gen-btf.sh with RESOLVE_BTFIDS=btfids --distill_base
 kmod() {
 	mkdir -p "$OUT/kmod"
+	# an external module needs the tree's module linker script
+	# (scripts/module.lds): a tree built for vmlinux and bzImage has none
+	make -s -C "$T" ARCH=x86_64 RESOLVE_BTFIDS="$B" modules_prepare >"$OUT/kmod.log" 2>&1 &&
 	make -C "$T" ARCH=x86_64 M="$T/tools/testing/selftests/bpf/test_kmods" MO="$OUT/kmod" \
 		RESOLVE_BTFIDS="$B" KBUILD_EXTRA_SYMBOLS="$T/vmlinux.symvers" modules \
-		>"$OUT/kmod.log" 2>&1 && cp "$OUT/kmod/bpf_testmod.ko" "$tmp/" ||
+		>>"$OUT/kmod.log" 2>&1 && cp "$OUT/kmod/bpf_testmod.ko" "$tmp/" ||
 		echo "kmod: $(grep -m1 -iE 'error|warning: .* undefined' "$OUT/kmod.log")" >"$tmp/kmod.err"
 	return 0
 }
