@@ -12,6 +12,9 @@
  *           no more
  *   args    fentry on a few functions reached from syscalls with known
  *           arguments: each value must be in the ctx slot the model gives
+ * With /selftests.txt (tests/selftests-boot.sh): after ids, upstream's
+ * test_progs instead, once per configuration of the trampoline switches
+ * (selftests.c).
  *
  * Output on the console, one "boot: ..." line per result, then a reboot
  * (qemu runs with -no-reboot, so it exits).
@@ -194,6 +197,12 @@ int main(void)
 		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
 		mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL);
 		boot_share("/funcs.txt");
+		say("guest seconds %.1f", now() - t0);
+		finish();
+	}
+	if (boot_selftests && !access("/selftests.txt", R_OK)) {
+		/* tests/selftests-boot.sh: upstream's test_progs */
+		boot_selftests();
 		say("guest seconds %.1f", now() - t0);
 		finish();
 	}
