@@ -26,17 +26,13 @@
 set -uo pipefail
 
 . "$(dirname "$0")/paths.sh"
+NAME=boot-tramp
+. "$top/tests/bootlib.sh"
 DP=${BTFIDS_KBUILD_PATCHED:-${XDG_CACHE_HOME:-$HOME/.cache}/btfids/kbuild-patched}
 T=$DP/linux-source-7.3
 QEMU=${QEMU:-qemu-system-x86_64}
 TIMEOUT=${BTFIDS_BOOT_TIMEOUT:-900}
 S=$top/tests/boot
-
-skip() { echo "boot-tramp: skipped ($*)"; exit 0; }
-passed=0 failed=0
-ok() { passed=$((passed + 1)); echo "  ok: $*"; }
-bad() { failed=$((failed + 1)); echo "  FAIL: $*"; }
-finish() { echo "boot-tramp: $passed passed, $failed failed"; [ $failed = 0 ]; exit; }
 
 [ "$(uname -m)" = x86_64 ] || skip "the guest program is built for x86-64; this host is $(uname -m)"
 command -v "$QEMU" >/dev/null || skip "no $QEMU: apt-get install qemu-system-x86"
@@ -56,9 +52,8 @@ tmp=$(mktemp -d /tmp/btfids-boot-tramp.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
 # the guest: tramp.c against the tree's 7.3 UAPI, the rest as tests/boot.sh
-CFLAGS_GUEST="-O2 -g -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE"
-if ! clang -target bpf -O2 -g -Wall -Werror -I/usr/include/x86_64-linux-gnu \
-	-c "$S/ids.bpf.c" -o "$tmp/ids.bpf.o" 2>"$tmp/err" ||
+# shellcheck disable=SC2086 # flags: words
+if ! clang $CFLAGS_BPF -c "$S/ids.bpf.c" -o "$tmp/ids.bpf.o" 2>"$tmp/err" ||
    ! ${CC:-gcc} $CFLAGS_GUEST -I"$T/tools/include/uapi" -c "$S/tramp.c" -o "$tmp/tramp.o" 2>>"$tmp/err" ||
    ! ${CC:-gcc} $CFLAGS_GUEST -static -o "$tmp/init" "$S"/init.c "$S"/ids.c "$S"/models.c \
 	"$S"/args.c "$tmp/tramp.o" -lbpf -lelf -lz 2>>"$tmp/err"; then
@@ -149,33 +144,11 @@ nat=$(awk '$3 == 1' "$tmp/tramp.txt" | wc -l)
 nid=$(awk '$1 != 0' "$tmp/tramp.txt" | wc -l)
 
 # initramfs (the tree's gen_init_cpio), one per boot
-gic=$T/usr/gen_init_cpio
-[ -x "$gic" ] || { gic=$tmp/gen_init_cpio; ${CC:-gcc} -O2 -o "$gic" "$T/usr/gen_init_cpio.c"; }
-cpio() {
-	{
-		echo "dir /dev 0755 0 0"
-		echo "nod /dev/console 0600 0 0 c 5 1"
-		echo "dir /proc 0755 0 0"
-		echo "dir /sys 0755 0 0"
-		echo "file /init $tmp/init 0755 0 0"
-		echo "file /ids.bpf.o $tmp/ids.bpf.o 0644 0 0"
-		echo "file $1 $2 0644 0 0"
-	} >"$tmp/cpio.list"
-	"$gic" "$tmp/cpio.list"
-}
+gic=$(boot_gic "$T") || { bad "no gen_init_cpio in $T"; finish; }
 touch "$tmp/empty"
-cpio /tramp.txt "$tmp/tramp.txt" >"$tmp/initrd1.cpio"
-cpio /tramp-probe "$tmp/probe.txt" >"$tmp/initrd2.cpio"
-cpio /tramp-klog "$tmp/empty" >"$tmp/initrd3.cpio"
-
-boot() {	# bzImage initrd log append
-	local start=$SECONDS
-	timeout -k 10 "$TIMEOUT" "$QEMU" -accel tcg -nodefaults -display none -no-reboot \
-		-m 1024 -smp 1 -kernel "$1" -initrd "$2" -serial "file:$3.raw" \
-		-append "console=ttyS0 panic=-1 loglevel=4 $4" </dev/null >"$3.qemu" 2>&1
-	tr -d '\r' <"$3.raw" >"$3"
-	echo "  boot: qemu (TCG) ran $((SECONDS - start))s"
-}
+for i in "1 /tramp.txt=$tmp/tramp.txt" "2 /tramp-probe=$tmp/probe.txt" "3 /tramp-klog=$tmp/empty"; do
+	boot_cpio "$gic" "/init=$tmp/init" "/ids.bpf.o=$tmp/ids.bpf.o" "${i#* }" >"$tmp/initrd${i%% *}.cpio"
+done
 boot "$tmp/bzImage" "$tmp/initrd1.cpio" "$tmp/log1" ""
 [ -z "${BTFIDS_BOOT_LOG:-}" ] || cp "$tmp/log1" "$BTFIDS_BOOT_LOG"
 grep -E '^boot: ' "$tmp/log1" | grep -vE '^boot: (progress|end)'

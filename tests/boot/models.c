@@ -153,7 +153,7 @@ static int read_args_prog(const struct btf *btf, const struct boot_model *m, int
 	for (i = 0; i < m->nr_args; i++) {
 		int k = (m->size[i] + 7) / 8;
 
-		if (i < btf_vlen(proto) && readable(btf, p[i].type))
+		if (i < (int)btf_vlen(proto) && readable(btf, p[i].type))
 			for (j = 0; j < k; j++)
 				insn[n++] = LDX_DW(BPF_REG_2, BPF_REG_1, 8 * (slot + j));
 		slot += k;
