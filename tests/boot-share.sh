@@ -74,7 +74,7 @@ elif ! (flock -w 1800 9 || exit 1
 	finish
 fi
 
-# /funcs.txt: "id name slots ret_size arg_sizes model" for every FUNC btfids
+# /funcs.txt: "id name slots ret_size arg_sizes model fexit" for every FUNC btfids
 # models as attachable whose name is one FUNC in BTF and one symbol in the
 # symbol table (two of one name resolve to one address: the kernel refuses
 # such a link), less the deny list (tests/boot/share-deny.txt)
@@ -86,20 +86,26 @@ fi
 python3 - "$tmp" "$S/share-deny.txt" <<'PY'
 import collections, json, sys
 d, deny_path = sys.argv[1], sys.argv[2]
-deny = {l.split('#')[0].strip() for l in open(deny_path)} - {''}
+# "name" (left out) or "name fexit" (left out of the fexit.multi link only)
+deny = {}
+for l in open(deny_path):
+    w = l.split('#')[0].split()
+    if w:
+        deny[w[0]] = w[1:]
 syms = collections.Counter(l.split()[-1] for l in open(d + '/nm'))
 ms = [json.loads(l) for l in open(d + '/models.jsonl')]
 funcs = collections.Counter(m['name'] for m in ms)
 with open(d + '/funcs.txt', 'w') as out:
     for m in ms:
         n = m['name']
-        if not m['attachable'] or funcs[n] != 1 or syms[n] > 1 or n in deny:
+        if not m['attachable'] or funcs[n] != 1 or syms[n] > 1 or deny.get(n) == []:
             continue
         sizes, flags = m.get('arg_size', []), m.get('arg_flags', [])
         model = 'r%d.%d:%s' % (m.get('ret_size', 0), m.get('ret_flags', 0),
                                ','.join('%d.%d' % sf for sf in zip(sizes, flags)) or '-')
-        out.write('%d %s %d %d %s %s\n' % (m['id'], n, m['slots'], m.get('ret_size', 0),
-                                          ','.join(map(str, sizes)) or '-', model))
+        out.write('%d %s %d %d %s %s %d\n' % (m['id'], n, m['slots'], m.get('ret_size', 0),
+                                             ','.join(map(str, sizes)) or '-', model,
+                                             'fexit' not in deny.get(n, [])))
 PY
 nf=$(wc -l <"$tmp/funcs.txt")
 
@@ -120,6 +126,11 @@ fi
 grep -E "^boot: $rel share" "$L" | sed "s/^boot: $rel /  /" | grep -v ': check '
 if [ -n "$bench" ]; then
 	grep -E "^boot: $rel shared: " "$L" | sed "s/^boot: $rel //"
+	if grep -qE "^boot: $rel shared: run-time a call: " "$L" && ! grep -q FAILED "$L"; then
+		ok "the bench ran to its summary"
+	else
+		bad "the bench: $(grep -m1 FAILED "$L" || echo "no summary")"
+	fi
 else
 	while read -r line; do
 		case $line in

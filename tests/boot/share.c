@@ -6,8 +6,9 @@
  * with /share-bench in the initramfs, the bench (share_bench.c).
  *
  * Input /funcs.txt (tests/boot-share.sh, from btfids models --all on the
- * host): "id name slots ret_size arg_sizes model" a line, every FUNC
- * btfids models as attachable whose name is unique in the symbol table.
+ * host): "id name slots ret_size arg_sizes model fexit" a line, every FUNC
+ * btfids models as attachable whose name is unique in the symbol table
+ * (fexit 0: not for the fexit.multi link, tests/boot/share-deny.txt).
  * The guest keeps those ftrace lists (available_filter_functions) that one
  * fentry.multi link takes, and of them those one fexit.multi link takes.
  */
@@ -287,8 +288,8 @@ static int read_funcs(const char *path, struct share_func **out)
 		}
 		e = &v[n];
 		memset(e, 0, sizeof(*e));
-		if (sscanf(line, "%u %127s %d %d %63s %95s", &e->id, e->name, &e->slots,
-			   &e->ret_size, sizes, e->model) != 6)
+		if (sscanf(line, "%u %127s %d %d %63s %95s %d", &e->id, e->name, &e->slots,
+			   &e->ret_size, sizes, e->model, &e->fexit) != 7)
 			continue;
 		sscanf(sizes, "%d,%d,%d,%d,%d,%d", &e->size[0], &e->size[1], &e->size[2],
 		       &e->size[3], &e->size[4], &e->size[5]);
@@ -379,6 +380,8 @@ static int search_chunks(struct bpf_program *prog, struct share_func *f, int cnt
 {
 	int kept = 0, k;
 
+	if (takes(prog, f, cnt))
+		return cnt;
 	for (int i = 0; i < cnt; i += CHUNK) {
 		k = search(prog, f + i, cnt - i < CHUNK ? cnt - i : CHUNK);
 		memmove(f + kept, f + i, k * sizeof(*f));
@@ -431,8 +434,10 @@ static int prepare(struct share_ctx *c, const char *path)
 	x = malloc(c->n * sizeof(*x));
 	if (!x)
 		return -1;
-	memcpy(x, c->f, c->n * sizeof(*x));
-	c->xn = search_chunks(prog(c->obj, "count_exit"), x, c->n);
+	for (int i = 0; i < c->n; i++)
+		if (c->f[i].fexit)
+			x[c->xn++] = c->f[i];
+	c->xn = search_chunks(prog(c->obj, "count_exit"), x, c->xn);
 	c->ids = calloc(c->n, sizeof(*c->ids));
 	c->cookies = calloc(c->n, sizeof(*c->cookies));
 	c->syms = calloc(c->n, sizeof(*c->syms));

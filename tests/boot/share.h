@@ -24,6 +24,7 @@ struct share_func {
 	int size[6];		/* bytes of the first 6 arguments (0: none) */
 	int ret_size;		/* bytes of the return value (0: void) */
 	char model[96];		/* the model as text: equal for one group */
+	int fexit;		/* 0: left out of the fexit.multi link */
 	uint64_t addr;		/* /proc/kallsyms */
 };
 

@@ -548,8 +548,11 @@ void share_proof(struct share_ctx *c, int mode)
 	if (!err)
 		err = share_set(mode);
 	/* no links: the attach search's images freed (RCU tasks) */
-	check(p, !share_wait(&base, SETTLE_SECS, idle, NULL), "no images before the attach",
-	      "images %ld, symbols %d, direct %d", base.s.images, base.ksyms, base.direct);
+	left[0] = 0;
+	if (share_wait(&base, SETTLE_SECS, idle, NULL))
+		share_ksyms_list(left, sizeof(left));
+	check(p, !left[0], "no images before the attach", "images %ld, symbols %d, direct %d%s%s",
+	      base.s.images, base.ksyms, base.direct, left[0] ? "; left: " : "", left);
 	t0 = now();
 	le = err ? err : share_link(pe, c->ids, c->cookies, c->n);
 	t1 = now();
