@@ -27,23 +27,13 @@ set -uo pipefail
 . "$(dirname "$0")/paths.sh"
 NAME=boot-share
 . "$top/tests/bootlib.sh"
-DP=${BTFIDS_KBUILD_PATCHED:-${XDG_CACHE_HOME:-$HOME/.cache}/btfids/kbuild-patched}
-T=$DP/linux-source-7.3
-QEMU=${QEMU:-qemu-system-x86_64}
 TIMEOUT=${BTFIDS_BOOT_TIMEOUT:-600}
-S=$top/tests/boot
 LIBBPF=$top/build/libbpf
 bench=
 [ "${1:-}" = --bench ] && bench=1
 
-[ "$(uname -m)" = x86_64 ] || skip "the guest program is built for x86-64; this host is $(uname -m)"
-command -v "$QEMU" >/dev/null || skip "no $QEMU: apt-get install qemu-system-x86"
-command -v clang >/dev/null || skip "no clang for the BPF programs: apt-get install clang llvm"
-command -v python3 >/dev/null || skip "no python3"
+boot_require
 [ -f "$LIBBPF/libbpf.a" ] || skip "no $LIBBPF/libbpf.a (the kernel's libbpf 1.8): run make"
-[ -x "$B" ] || skip "no btfids at $B: run make"
-[ -f "$T/.config" ] && [ -f "$T/arch/x86/boot/bzImage" ] ||
-	skip "no patched 7.3 tree in $DP: run kernel/build-tree once, about 12 minutes"
 grep -q bpf_tramp_share "$T/kernel/bpf/trampoline.c" 2>/dev/null ||
 	skip "the patched tree in $DP has no shared trampoline images (bpf_tramp_share)"
 

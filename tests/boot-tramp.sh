@@ -28,22 +28,12 @@ set -uo pipefail
 . "$(dirname "$0")/paths.sh"
 NAME=boot-tramp
 . "$top/tests/bootlib.sh"
-DP=${BTFIDS_KBUILD_PATCHED:-${XDG_CACHE_HOME:-$HOME/.cache}/btfids/kbuild-patched}
-T=$DP/linux-source-7.3
-QEMU=${QEMU:-qemu-system-x86_64}
 TIMEOUT=${BTFIDS_BOOT_TIMEOUT:-900}
-S=$top/tests/boot
 
-[ "$(uname -m)" = x86_64 ] || skip "the guest program is built for x86-64; this host is $(uname -m)"
-command -v "$QEMU" >/dev/null || skip "no $QEMU: apt-get install qemu-system-x86"
-command -v clang >/dev/null || skip "no clang for the BPF programs: apt-get install clang llvm"
-command -v python3 >/dev/null || skip "no python3"
+boot_require
 [ -f /usr/lib/x86_64-linux-gnu/libbpf.a ] || skip "no static libbpf.a: apt-get install libbpf-dev"
-[ -x "$B" ] || skip "no btfids at $B: run make"
 [ -x "$R/kbuild-tiny" ] ||
 	skip "no $R/kbuild-tiny: the workspace's shared/realdata, not in this repository; set BTFIDS_REALDATA"
-[ -f "$T/.config" ] && [ -f "$T/arch/x86/boot/bzImage" ] ||
-	skip "no patched 7.3 tree in $DP: run kernel/build-tree once, about 12 minutes"
 want=$(cat $(ls "$top"/kernel/7.3/0*.patch | grep -v 0000-cover-letter) | sha256sum | cut -d' ' -f1)
 [ "$(cat "$T/.btfids-series" 2>/dev/null)" = "$want" ] ||
 	skip "the patched tree in $DP is not built from kernel/7.3 as it is now: run kernel/build-tree"

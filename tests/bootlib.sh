@@ -2,13 +2,33 @@
 # bootlib.sh - sourced by the scripts that boot a kernel under qemu with a
 # guest program as /init (tests/boot-tramp.sh, tests/boot-share.sh):
 # results, the guest's compiler flags, the initramfs and the boot.
-# Set NAME (the prefix of the closing line) and tmp (a scratch folder) first.
+# Set NAME (the prefix of the closing line) first, and tmp (a scratch
+# folder) before boot_cpio/boot_gic. Sets QEMU (default
+# qemu-system-x86_64), S (tests/boot), and the patched 7.3 tree
+# (kernel/build-tree): DP its folder (BTFIDS_KBUILD_PATCHED), T the tree.
+
+QEMU=${QEMU:-qemu-system-x86_64}
+S=$top/tests/boot
+DP=${BTFIDS_KBUILD_PATCHED:-${XDG_CACHE_HOME:-$HOME/.cache}/btfids/kbuild-patched}
+T=$DP/linux-source-7.3
 
 passed=0 failed=0
 skip() { echo "$NAME: skipped ($*)"; exit 0; }
 ok() { passed=$((passed + 1)); echo "  ok: $*"; }
 bad() { failed=$((failed + 1)); echo "  FAIL: $*"; }
 finish() { echo "$NAME: $passed passed, $failed failed"; [ $failed = 0 ]; exit; }
+
+# boot_require: skip unless this host can build and boot the guest, and
+# the patched tree is built
+boot_require() {
+	[ "$(uname -m)" = x86_64 ] || skip "the guest program is built for x86-64; this host is $(uname -m)"
+	command -v "$QEMU" >/dev/null || skip "no $QEMU: apt-get install qemu-system-x86"
+	command -v clang >/dev/null || skip "no clang for the BPF programs: apt-get install clang llvm"
+	command -v python3 >/dev/null || skip "no python3"
+	[ -x "$B" ] || skip "no btfids at $B: run make"
+	[ -f "$T/.config" ] && [ -f "$T/arch/x86/boot/bzImage" ] ||
+		skip "no patched 7.3 tree in $DP: run kernel/build-tree once, about 12 minutes"
+}
 
 # the static /init and the BPF objects (tests/boot/*.c, *.bpf.c)
 CFLAGS_GUEST="-O2 -g -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE"

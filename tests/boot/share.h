@@ -52,6 +52,8 @@ struct share_counts {
 	int direct;		/* functions in /sys/kernel/tracing/enabled_functions */
 	int direct_shared;	/* of which call a bpf_trampoline_shared_* image */
 	long memfree_kb;	/* /proc/meminfo MemFree */
+	long stack_kb;		/* KernelStack: the threads' stacks */
+	long slab_kb, percpu_kb, vmalloc_kb;	/* Slab, Percpu, VmallocUsed */
 };
 
 struct share_ctx {
