@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# shellcheck disable=SC2034,SC2154 # the variables are for the scripts that source this; top, B, tmp come from them
 # bootlib.sh - sourced by the scripts that boot a kernel under qemu with a
 # guest program as /init (tests/boot-tramp.sh, tests/boot-share.sh):
 # results, the guest's compiler flags, the initramfs and the boot.

@@ -114,12 +114,13 @@ int share_stats(struct share_stats *s)
 /*
  * /sys/kernel/tracing/enabled_functions: a line per function, and under
  * each with a direct call a "\tdirect-->SYMBOL+OFF" line (ftrace.c
- * t_show()): the functions, and of them those that call a shared image.
+ * t_show()): the functions, and of them those that call a shared image
+ * (share_shared_name()).
  */
 static void count_direct(int *funcs, int *shared)
 {
 	FILE *f = fopen("/sys/kernel/tracing/enabled_functions", "r");
-	char line[512];
+	char line[512], *p;
 
 	*funcs = *shared = 0;
 	if (!f)
@@ -127,7 +128,7 @@ static void count_direct(int *funcs, int *shared)
 	while (fgets(line, sizeof(line), f)) {
 		if (line[0] != '\t')
 			(*funcs)++;
-		else if (strstr(line, "direct-->bpf_trampoline_shared_"))
+		else if ((p = strstr(line, "-->")) && share_shared_name(p + 3))
 			(*shared)++;
 	}
 	fclose(f);
@@ -149,6 +150,20 @@ static long meminfo(const char *key)
 }
 
 /*
+ * A shared image's symbol: "bpf_trampoline_" and then not the digits of a
+ * per-function trampoline's key (bpf_trampoline_<key>): the kernel names
+ * a group's image bpf_trampoline_shared_<hash>, or
+ * bpf_trampoline_class<C>_<hash> when a trampoline table gives its class.
+ */
+bool share_shared_name(const char *name)
+{
+	static const char pfx[] = "bpf_trampoline_";
+
+	return !strncmp(name, pfx, sizeof(pfx) - 1) && name[sizeof(pfx) - 1] &&
+	       (name[sizeof(pfx) - 1] < '0' || name[sizeof(pfx) - 1] > '9');
+}
+
+/*
  * The images' symbols: "addr t bpf_trampoline_... [bpf]"; their count,
  * the shared ones', and the first names into @list (NULL: not asked).
  */
@@ -166,7 +181,7 @@ static void ksyms(int *all, int *shared, char *list, size_t size)
 			continue;
 		if ((*all)++ < 4 && list)
 			append(list, size, "%s", name);
-		*shared += !strncmp(name, "bpf_trampoline_shared_", 22);
+		*shared += share_shared_name(name);
 	}
 	fclose(f);
 }
@@ -462,8 +477,8 @@ static int prepare(struct share_ctx *c, const char *path)
 }
 
 /*
- * One attach and detach of both links over everything, sharing off (the
- * most images): what the kernel allocates once and keeps (share_proof.c,
+ * One attach and detach of both links over everything, the way the proofs
+ * attach them: what the kernel allocates once and keeps (share_proof.c,
  * MEM_TOLERANCE_KB) is there before the proofs' memory baseline.
  */
 static void warm_up(struct share_ctx *c)
@@ -472,7 +487,7 @@ static void warm_up(struct share_ctx *c)
 	double t0 = now();
 	int le, lx;
 
-	if (share_set(0))
+	if (share_set(1))
 		return;
 	le = share_link(prog(c->obj, "count_entry"), c->ids, NULL, c->n);
 	lx = share_link(prog(c->obj, "count_exit"), c->xids, NULL, c->xn);
@@ -481,7 +496,7 @@ static void warm_up(struct share_ctx *c)
 	if (le >= 0)
 		close(le);
 	share_settle(&idle, &got, 90);
-	say("share: warm-up (both links, sharing off): %s, %.1f s",
+	say("share: warm-up (both links, sharing on): %s, %.1f s",
 	    le < 0 || lx < 0 ? strerror(-(le < 0 ? le : lx)) : "attached and detached", now() - t0);
 }
 

@@ -48,9 +48,9 @@ struct share_stats {
 struct share_counts {
 	struct share_stats s;
 	int ksyms;		/* bpf_trampoline_* symbols in /proc/kallsyms */
-	int ksyms_shared;	/* of which bpf_trampoline_shared_* */
+	int ksyms_shared;	/* of which shared images' (share_shared_name()) */
 	int direct;		/* functions in /sys/kernel/tracing/enabled_functions */
-	int direct_shared;	/* of which call a bpf_trampoline_shared_* image */
+	int direct_shared;	/* of which call a shared image */
 	long memfree_kb;	/* /proc/meminfo MemFree */
 	long stack_kb;		/* KernelStack: the threads' stacks */
 	long slab_kb, percpu_kb, vmalloc_kb;	/* Slab, Percpu, VmallocUsed */
@@ -72,6 +72,8 @@ struct share_ctx {
 int share_set(int mode);
 int share_stats(struct share_stats *s);
 void share_counts(struct share_counts *c);
+/* Whether kallsyms name @name is a shared image's (else per function) */
+bool share_shared_name(const char *name);
 /* The first few bpf_trampoline_* symbols of /proc/kallsyms, appended to @buf */
 void share_ksyms_list(char *buf, size_t size);
 /*

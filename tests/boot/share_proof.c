@@ -45,8 +45,8 @@
  * what the kernel keeps for the next one (measured here: a 2 MB area of
  * BPF code, "unpurged vm_area" in /proc/vmallocinfo, kworkers' stacks,
  * slab; MemFree 2.5 MB lower), so boot_share() warms up first (one
- * attach and detach of both links, sharing off). After that, measured
- * here: within 0.15 MB. 1 MB catches a leak of the images: 5.5 MB of them
+ * attach and detach of both links). After that, measured here: within
+ * 0.15 MB. 1 MB catches a leak of the images: 5.5 MB of them
  * with sharing off, and even one shared image pins a 2 MB bpf_prog_pack.
  */
 #define MEM_TOLERANCE_KB	1024
@@ -471,7 +471,7 @@ static void images(struct proof *p, const struct share_counts *b, const struct s
 	int direct = a->direct - b->direct, dsh = a->direct_shared - b->direct_shared;
 
 	check(p, ks == im && kss == sh, "one /proc/kallsyms symbol per image",
-	      "%ld images (%ld shared), %d bpf_trampoline_* symbols (%d bpf_trampoline_shared_*)",
+	      "%ld images (%ld shared), %d bpf_trampoline_* symbols (%d of shared images)",
 	      im, sh, ks, kss);
 	check(p, on ? sh == im && im > 0 && im < p->c->n : sh == 0 && im == p->c->n,
 	      on ? "every image shared, fewer than functions" : "one image per function",
@@ -480,7 +480,7 @@ static void images(struct proof *p, const struct share_counts *b, const struct s
 	check(p, direct == p->c->n && dsh == (on ? direct : 0),
 	      on ? "one ftrace direct entry per function, each to a shared image" :
 		   "one ftrace direct entry per function",
-	      "%d new functions in enabled_functions for %d, %d of them to bpf_trampoline_shared_*",
+	      "%d new functions in enabled_functions for %d, %d of them to a shared image",
 	      direct, p->c->n, dsh);
 }
 
