@@ -69,8 +69,11 @@ struct share_ctx {
 	double hz;		/* TSC rate */
 };
 
+/* Write @mode to bpf_tramp_share and read it back: 0, or -1 (said) */
 int share_set(int mode);
+/* /sys/kernel/debug/bpf_tramp_stats into @s: 0, or -errno */
 int share_stats(struct share_stats *s);
+/* The stats, kallsyms, enabled_functions and meminfo counts, now */
 void share_counts(struct share_counts *c);
 /* Whether kallsyms name @name is a shared image's (else per function) */
 bool share_shared_name(const char *name);
@@ -84,17 +87,25 @@ int share_wait(struct share_counts *got, double secs,
 	       bool (*done)(const struct share_counts *got, const void *arg), const void *arg);
 /* share_wait() for the counts (not the memory) of @want again */
 int share_settle(const struct share_counts *want, struct share_counts *got, double secs);
-/* A tracing_multi link of @prog: its fd, or -errno */
+/*
+ * A tracing_multi link of @prog (fentry.multi or fexit.multi: its expected
+ * attach type) over the BTF ids @ids[0..cnt), @cookies NULL or one each:
+ * its fd, or -errno
+ */
 int share_link(struct bpf_program *prog, const uint32_t *ids, const uint64_t *cookies,
 	       int cnt);
+/* A kprobe_multi link of @prog over the functions @syms: its fd, or -errno */
 int share_link_kprobe(struct bpf_program *prog, const char **syms, const uint64_t *cookies,
 		      int cnt);
 /* The counters map of share.bpf.c (enum share_counter) */
 uint64_t share_counter(struct share_ctx *c, uint32_t k);
 void share_counter_set(struct share_ctx *c, uint32_t k, uint64_t v);
+/* The attached function @name, or NULL */
 struct share_func *share_find(struct share_ctx *c, const char *name);
+/* The cookie the links give the function of BTF id @id (distinct for each) */
 uint64_t share_cookie(uint32_t id);
 
+/* The proof with bpf_tramp_share = @mode (share_proof.c); the bench */
 void share_proof(struct share_ctx *c, int mode);
 void share_bench(struct share_ctx *c);
 
