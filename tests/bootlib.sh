@@ -1,7 +1,10 @@
 # shellcheck shell=bash
+# shellcheck disable=SC2034,SC2154 # the variables are for the scripts that source this; top, B, tmp come from them
 # bootlib.sh - sourced by the boots of the patched 7.3 tree (kernel/7.3,
-# built by kernel/build-tree): tests/boot-tramp.sh, tests/selftests-boot.sh.
-# The caller has sourced tests/paths.sh and defines skip() and bad().
+# built by kernel/build-tree): tests/selftests-boot.sh, tests/boot-share.sh.
+# The caller has sourced tests/paths.sh. A caller that sets NAME (the
+# prefix of its closing line) first gets skip(), ok(), bad() and finish()
+# from here; the others define their own.
 #
 #   DP, T   the tree's folder (BTFIDS_KBUILD_PATCHED) and the tree
 #   S       tests/boot, the guest's sources
@@ -12,6 +15,25 @@ QEMU=${QEMU:-qemu-system-x86_64}
 TIMEOUT=${BTFIDS_BOOT_TIMEOUT:-900}
 S=$top/tests/boot
 CFLAGS_GUEST="-O2 -g -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE"
+CFLAGS_BPF="-target bpf -O2 -g -Wall -Werror -I/usr/include/x86_64-linux-gnu"
+
+if [ -n "${NAME:-}" ]; then
+	passed=0 failed=0
+	skip() { echo "$NAME: skipped ($*)"; exit 0; }
+	ok() { passed=$((passed + 1)); echo "  ok: $*"; }
+	bad() { failed=$((failed + 1)); echo "  FAIL: $*"; }
+	finish() { echo "$NAME: $passed passed, $failed failed"; [ "$failed" = 0 ]; exit; }
+fi
+
+# series_built: true when the tree is built from kernel/7.3 as it is now
+# (kernel/build-tree's .btfids-series: the sha256 of the patches)
+series_built() {
+	local p want
+	want=$(for p in "$top"/kernel/7.3/0*.patch; do
+		[ "${p##*/}" = 0000-cover-letter.patch ] || cat "$p"
+	done | sha256sum | cut -d' ' -f1)
+	[ "$(cat "$T/.btfids-series" 2>/dev/null)" = "$want" ]
+}
 
 # skip unless the host can build the guest and the tree is built from
 # kernel/7.3 as it is now
@@ -26,9 +48,7 @@ patched_tree_ready() {
 		skip "no $R/kbuild-tiny: the workspace's shared/realdata, not in this repository; set BTFIDS_REALDATA"
 	[ -f "$T/.config" ] && [ -f "$T/arch/x86/boot/bzImage" ] ||
 		skip "no patched 7.3 tree in $DP: run kernel/build-tree once, about 12 minutes"
-	local want
-	want=$(cat $(ls "$top"/kernel/7.3/0*.patch | grep -v 0000-cover-letter) | sha256sum | cut -d' ' -f1)
-	[ "$(cat "$T/.btfids-series" 2>/dev/null)" = "$want" ] ||
+	series_built ||
 		skip "the patched tree in $DP is not built from kernel/7.3 as it is now: run kernel/build-tree"
 }
 
@@ -86,4 +106,62 @@ qemu_boot() {
 # own makes a release like 7.3.0-rc7+)
 guest_release() {
 	sed -nE 's/^boot: (\S+) init started$/\1/p' "$1" | head -1 | sed 's/[.+]/[&]/g'
+}
+
+# boot_require: skip unless this host can build and boot the guest, and
+# the patched tree is built
+boot_require() {
+	[ "$(uname -m)" = x86_64 ] || skip "the guest program is built for x86-64; this host is $(uname -m)"
+	command -v "$QEMU" >/dev/null || skip "no $QEMU: apt-get install qemu-system-x86"
+	command -v clang >/dev/null || skip "no clang for the BPF programs: apt-get install clang llvm"
+	command -v python3 >/dev/null || skip "no python3"
+	[ -x "$B" ] || skip "no btfids at $B: run make"
+	[ -f "$T/.config" ] && [ -f "$T/arch/x86/boot/bzImage" ] ||
+		skip "no patched 7.3 tree in $DP: run kernel/build-tree once, about 12 minutes"
+	series_built || skip "the patched tree in $DP is not built from kernel/7.3 as it is now: run kernel/build-tree"
+}
+
+# boot_cpio GIC DEST=SRC...: an initramfs on stdout (GIC: the tree's
+# usr/gen_init_cpio, which makes the device node without root), with
+# /init (mode 0755) and the other files
+boot_cpio() {
+	local gic=$1 f
+	shift
+	{
+		echo "dir /dev 0755 0 0"
+		echo "nod /dev/console 0600 0 0 c 5 1"
+		echo "dir /proc 0755 0 0"
+		echo "dir /sys 0755 0 0"
+		for f in "$@"; do
+			if [ "${f%%=*}" = /init ]; then
+				echo "file /init ${f#*=} 0755 0 0"
+			else
+				echo "file ${f%%=*} ${f#*=} 0644 0 0"
+			fi
+		done
+	} >"$tmp/cpio.list"
+	"$gic" "$tmp/cpio.list"
+}
+
+# boot_gic TREE: the tree's gen_init_cpio, built here when the tree has none
+boot_gic() {
+	if [ -x "$1/usr/gen_init_cpio" ]; then
+		echo "$1/usr/gen_init_cpio"
+	else
+		${CC:-gcc} -O2 -o "$tmp/gen_init_cpio" "$1/usr/gen_init_cpio.c" && echo "$tmp/gen_init_cpio"
+	fi
+}
+
+# boot BZIMAGE INITRD LOG APPEND [MEGS]: qemu-system-x86_64 under TCG, one
+# CPU, the guest's reboot ends qemu (-no-reboot), bounded by $TIMEOUT;
+# LOG gets the serial console without CRs; prints how long qemu ran
+boot() {
+	local start=$SECONDS
+	timeout -k 10 "$TIMEOUT" "$QEMU" -accel tcg -nodefaults -display none -no-reboot \
+		-m "${5:-1024}" -smp 1 -kernel "$1" -initrd "$2" -serial "file:$3.raw" \
+		-append "console=ttyS0 panic=-1 loglevel=4 $4" </dev/null >"$3.qemu" 2>&1
+	boot_rc=$?
+	tr -d '\r' <"$3.raw" >"$3"
+	boot_secs=$((SECONDS - start))
+	echo "  boot: qemu (TCG) ran ${boot_secs}s"
 }

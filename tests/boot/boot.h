@@ -49,6 +49,12 @@ void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Append one "; "-separated reason to @buf (@size bytes), cut to fit. */
 void append(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 const char *last_log_line(void);
+/*
+ * Room for element @n of the array @v (@cap elements of @size bytes; 0 and
+ * NULL at first): @v, or a larger copy of it (@cap updated); NULL when out
+ * of memory (@v is then still valid, and the caller's to free).
+ */
+void *boot_grow(void *v, int *cap, int n, size_t size);
 int load_fentry(uint32_t id, const struct bpf_insn *insns, size_t cnt, bool refusal);
 
 void boot_ids(struct btf *vmlinux);

@@ -58,6 +58,18 @@ void append(char *buf, size_t size, const char *fmt, ...)
 	va_end(ap);
 }
 
+void *boot_grow(void *v, int *cap, int n, size_t size)
+{
+	void *x;
+
+	if (n < *cap)
+		return v;
+	x = realloc(v, (*cap ? 2 * *cap : 4096) * size);
+	if (x)
+		*cap = *cap ? 2 * *cap : 4096;
+	return x;
+}
+
 double now(void)
 {
 	struct timespec ts;
