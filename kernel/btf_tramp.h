@@ -10,6 +10,7 @@
 #ifndef _LINUX_BTF_TRAMP_H
 #define _LINUX_BTF_TRAMP_H
 
+#include <linux/errno.h>
 #include <linux/types.h>
 
 /* ---- btf_tramp format: begin (generated from btfids' include/btfids/tramp.h) ---- */
