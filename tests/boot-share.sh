@@ -9,7 +9,7 @@
 # calls it makes, the kernel's counts, a plain fentry inside a shared
 # group, and the counts after the detach (tests/boot/share_proof.c).
 # Prints "shared: proof: <F> functions attached, <H> hits checked, <W>
-# wrong (sharing on|off)" and ends with "boot-share: N passed, N failed" or
+# wrong" for sharing on, then for sharing off, and ends with "boot-share: N passed, N failed" or
 # "boot-share: skipped (<why>)".
 #
 # --bench: the same boot runs bench/tramp's measurements instead
@@ -53,10 +53,15 @@ if ! clang $CFLAGS_BPF -c "$S/ids.bpf.c" -o "$tmp/ids.bpf.o" 2>"$tmp/err" ||
 	finish
 fi
 
-# the tree's bzImage and the vmlinux it was made from, under the relink lock
+# the tree relinked by btfids (its .BTF_tramp: the classes name the
+# images), its bzImage and vmlinux copied, under the relink lock; without
+# kbuild-tiny the tree as it is
 if [ -n "${BTFIDS_BOOT_BZIMAGE:-}" ]; then
 	cp "$BTFIDS_BOOT_BZIMAGE" "$tmp/bzImage" && cp "${BTFIDS_BOOT_VMLINUX:?}" "$tmp/vmlinux" ||
 		{ bad "cannot copy $BTFIDS_BOOT_BZIMAGE, $BTFIDS_BOOT_VMLINUX"; finish; }
+elif [ -x "$R/kbuild-tiny" ]; then
+	relink_patched "$tmp" 2>"$tmp/err" ||
+		{ bad "cannot relink the patched tree with btfids: $(tail -1 "$tmp/err")"; finish; }
 elif ! (flock -w 1800 9 || exit 1
       cp "$T/vmlinux" "$tmp/vmlinux" && cp "$T/arch/x86/boot/bzImage" "$tmp/bzImage"
      ) 9>"$DP/.relink-7.3.lock" 2>"$tmp/err"; then
@@ -115,12 +120,49 @@ if [ -z "$rel" ]; then
 fi
 grep -E "^boot: $rel share" "$L" | sed "s/^boot: $rel /  /" | grep -v ': check '
 if [ -n "$bench" ]; then
-	grep -E "^boot: $rel shared: " "$L" | sed "s/^boot: $rel //"
 	if grep -qE "^boot: $rel shared: run-time a call: " "$L" && ! grep -q FAILED "$L"; then
 		ok "the bench ran to its summary"
 	else
 		bad "the bench: $(grep -m1 FAILED "$L" || echo "no summary")"
 	fi
+	# kprobe_multi: one boot a size, its attach and detach the boot's last
+	# act (share_bench.c says why)
+	for n in $(sed -nE "s/^boot: $rel share: bench ([0-9]+) functions: .* rounds done.*/\1/p" "$L"); do
+		echo "$n" >"$tmp/kn"
+		boot_cpio "$gic" "/init=$tmp/init" "/ids.bpf.o=$tmp/ids.bpf.o" \
+			"/share.bpf.o=$tmp/share.bpf.o" "/funcs.txt=$tmp/funcs.txt" \
+			"/share-bench=$tmp/kn" >"$tmp/initrd-k.cpio" || { bad "gen_init_cpio"; finish; }
+		boot "$tmp/bzImage" "$tmp/initrd-k.cpio" "$tmp/klog$n" "${BTFIDS_BOOT_APPEND:-}" 2048
+		[ -z "${BTFIDS_BOOT_LOG:-}" ] || cat "$tmp/klog$n" >>"$BTFIDS_BOOT_LOG"
+		grep -E "^boot: $rel share: bench kprobe_multi " "$tmp/klog$n" | sed "s/^boot: $rel /  /"
+		if grep -qE "^boot: $rel shared: bench kprobe_multi $n functions done" "$tmp/klog$n"; then
+			ok "kprobe_multi over $n functions, a boot of its own"
+		else
+			bad "kprobe_multi over $n functions: $(grep -m1 -E 'FAILED|BUG:|Oops' "$tmp/klog$n" || echo "no result")"
+		fi
+	done
+	# the attach and detach lines, medians of the rounds in seconds by the
+	# main boot's TSC rate; then the guest's images and run-time lines
+	cat "$L" "$tmp"/klog* 2>/dev/null | python3 -c '
+import re, statistics, sys
+txt = sys.stdin.read()
+mhz = float(re.search(r"shared: bench \d+ rounds, TSC ([\d.]+) MHz", txt).group(1))
+runs = {}
+for k, n, a, d in re.findall(r"share: bench (off|on|kprobe_multi) (\d+) functions, round \d+: "
+                             r"attach ([\d.]+), detach ([\d.]+) Mcycles", txt):
+    runs.setdefault((int(n), k), []).append((float(a), float(d)))
+for n in sorted({n for n, _ in runs}):
+    for i, what in ((0, "attach"), (1, "detach")):
+        m = {k: statistics.median(r[i] for r in runs.get((n, k), [(float("nan"),) * 2])) / mhz
+             for k in ("off", "on", "kprobe_multi")}
+        print("shared: %s %d functions: off %.4f s, on %.4f s, kprobe_multi %.4f s; "
+              "on/off %.3f, on/kprobe_multi %.3f" % (what, n, m["off"], m["on"], m["kprobe_multi"],
+                                                    m["on"] / m["off"], m["on"] / m["kprobe_multi"]))
+' || bad "the summary lines: no TSC rate or rounds in the logs"
+	grep -E "^boot: $rel shared: (images|run-time a call): " "$L" | sed "s/^boot: $rel //"
+	grep -E "^boot: $rel shared: " "$L" | sed "s/^boot: $rel //" |
+		grep -vE "^shared: (images|run-time a call): " >"$tmp/rest"
+	cat "$tmp/rest"
 else
 	while read -r line; do
 		case $line in
@@ -130,7 +172,8 @@ else
 	done < <(grep -E "^boot: $rel shared: check " "$L" | sed "s/^boot: $rel //")
 	for mode in on off; do
 		pl=$(grep -m1 -E "^boot: $rel shared: proof: .*\(sharing $mode\)" "$L" | sed "s/^boot: $rel //")
-		echo "$pl"
+		# the issue's line as it is (on, then off); the mode in the ok line
+		echo "${pl% (sharing $mode)}"
 		if echo "$pl" | grep -qE '^shared: proof: [1-9][0-9]* functions attached, [1-9][0-9]* hits checked, 0 wrong'; then
 			ok "sharing $mode: $((nf)) functions of /funcs.txt, ${pl#shared: proof: }"
 		else

@@ -506,6 +506,8 @@ void boot_share(const char *path)
 	double m0 = now();
 	uint64_t s0 = __rdtsc();
 	bool bench = !access("/share-bench", R_OK);
+	int kprobe_n = 0;
+	FILE *f;
 
 	/* the plain fentry's function: one the proof drives (share_proof.c) */
 	c.obj = load("ksys_fchown");
@@ -514,7 +516,14 @@ void boot_share(const char *path)
 	/* the TSC rate against CLOCK_MONOTONIC (jiffies here: a long span) */
 	c.hz = (__rdtsc() - s0) / (now() - m0);
 	if (bench) {
-		share_bench(&c);
+		/* /share-bench: empty, or N: only kprobe_multi over N functions */
+		f = fopen("/share-bench", "r");
+		if (f) {
+			if (fscanf(f, "%d", &kprobe_n) != 1)
+				kprobe_n = 0;
+			fclose(f);
+		}
+		share_bench(&c, kprobe_n);
 	} else {
 		warm_up(&c);
 		share_proof(&c, 1);

@@ -107,6 +107,11 @@ uint64_t share_cookie(uint32_t id);
 
 /* The proof with bpf_tramp_share = @mode (share_proof.c); the bench */
 void share_proof(struct share_ctx *c, int mode);
-void share_bench(struct share_ctx *c);
+/*
+ * bench/tramp's measurements (share_bench.c): @kprobe_n 0 for tracing_multi
+ * sharing off and on and the run-time costs, N for one kprobe_multi attach
+ * and detach over the first N functions and nothing after it.
+ */
+void share_bench(struct share_ctx *c, int kprobe_n);
 
 #endif

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * share_bench.c - what sharing trampoline images buys the patched 7.3
- * kernel, measured in one boot (bench/tramp; tests/boot-share.sh --bench):
+ * kernel (bench/tramp; tests/boot-share.sh --bench), in one boot, but for
+ * kprobe_multi's attach and detach: one boot each, the boot's last act
+ * (share_bench()'s comment says why):
  *
  *   attach/detach  tracing_multi fentry over the first 100, 1,000, 10,000
  *                  and all functions, sharing off (one image per function)
- *                  and on, and kprobe_multi (fprobe) over the same ones as
- *                  the anchor; ROUNDS rounds, the order rotated each round;
- *                  medians; each link with a distinct cookie per function
+ *                  and on, ROUNDS rounds, the order rotated each round,
+ *                  each link with a distinct cookie per function; and
+ *                  kprobe_multi (fprobe) over the same ones as the anchor
  *   images         the images each built and their bytes (bpf_tramp_stats)
  *   stages         where each attach and detach spent its time: the
  *                  kernel's own stage boundaries (get_cycles()) of the last
@@ -18,7 +20,8 @@
  *                  same functions, less the loop with nothing attached
  * Times are TSC counts (the guest's CLOCK_MONOTONIC ticks in jiffies),
  * in seconds by the TSC rate measured over the whole bench.
- * The last lines are the summary bench/tramp ends with.
+ * The last lines are the images and run-time lines of bench/tramp's
+ * summary; the host makes the attach and detach lines from the rounds.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -100,6 +103,7 @@ static int one(struct share_ctx *c, int kind, int n, struct sample *s)
 	t1 = __rdtsc();
 	s->detach = t1 - t0;
 	share_stats(&d);
+
 	s->images = a.images - base.s.images;
 	s->bytes = a.bytes - base.s.bytes;
 	s->st[0] = a.st[k];
@@ -113,7 +117,7 @@ static int run_one(struct share_ctx *c, int kind, struct size_result *res, int r
 	struct sample *s = &res->s[kind][r];
 	int err = one(c, kind, res->n, s);
 
-	say("share: bench %s %d functions, round %d: attach %.0f, detach %.0f Mcycles (%.0f s)",
+	say("share: bench %s %d functions, round %d: attach %.1f, detach %.1f Mcycles (%.0f s)",
 	    kind_name[kind], res->n, r, s->attach / 1e6, s->detach / 1e6, now() - m0);
 	return err;
 }
@@ -227,7 +231,7 @@ static void report_sizes(struct share_ctx *c, struct size_result *res, int nres,
 	char buf[2][512];
 
 	for (int i = 0; i < nres; i++)
-		for (int k = 0; k < NKINDS; k++) {
+		for (int k = OFF; k <= ON; k++) {
 			struct sample *v = res[i].s[k];
 			double im[ROUNDS], by[ROUNDS];
 
@@ -245,37 +249,29 @@ static void report_sizes(struct share_ctx *c, struct size_result *res, int nres,
 	(void)c;
 }
 
-static void summary(struct size_result *res, int nres, double hz, const double *rt)
+/*
+ * The images and run-time lines of bench/tramp; its attach and detach
+ * lines are the host's (tests/boot-share.sh), from the round lines of this
+ * boot and of the kprobe_multi boots
+ */
+static void summary(struct size_result *res, int nres, const double *rt, double hz)
 {
-	for (int i = 0; i < nres; i++)
-		for (int d = 0; d < 2; d++) {
-			size_t off = d ? offsetof(struct sample, detach) : offsetof(struct sample, attach);
-			double m[NKINDS];
+	struct size_result *all = &res[nres - 1];
+	double im[2][ROUNDS], by[2][ROUNDS];
 
-			for (int k = 0; k < NKINDS; k++)
-				m[k] = med_field(res[i].s[k], ROUNDS, off) / hz;
-			say("shared: %s %d functions: off %.4f s, on %.4f s, kprobe_multi %.4f s; on/off %.3f, on/kprobe_multi %.3f",
-			    d ? "detach" : "attach", res[i].n, m[OFF], m[ON], m[KPROBE], m[ON] / m[OFF],
-			    m[ON] / m[KPROBE]);
+	for (int k = 0; k < 2; k++)
+		for (int r = 0; r < ROUNDS; r++) {
+			im[k][r] = all->s[k][r].images;
+			by[k][r] = all->s[k][r].bytes;
 		}
-	{
-		struct size_result *all = &res[nres - 1];
-		double im[2][ROUNDS], by[2][ROUNDS];
-
-		for (int k = 0; k < 2; k++)
-			for (int r = 0; r < ROUNDS; r++) {
-				im[k][r] = all->s[k][r].images;
-				by[k][r] = all->s[k][r].bytes;
-			}
-		say("shared: images: on %.0f (%.0f bytes), off %.0f (%.0f bytes)",
-		    median(im[ON], ROUNDS), median(by[ON], ROUNDS), median(im[OFF], ROUNDS),
-		    median(by[OFF], ROUNDS));
-	}
+	say("shared: images: on %.0f (%.0f bytes), off %.0f (%.0f bytes)",
+	    median(im[ON], ROUNDS), median(by[ON], ROUNDS), median(im[OFF], ROUNDS),
+	    median(by[OFF], ROUNDS));
 	say("shared: run-time a call: per-function %.1f ns, shared %.1f ns, kprobe_multi %.1f ns; shared/per-function %.3f",
 	    rt[OFF] * 1e9 / hz, rt[ON] * 1e9 / hz, rt[KPROBE] * 1e9 / hz, rt[ON] / rt[OFF]);
 }
 
-void share_bench(struct share_ctx *c)
+void share_bench(struct share_ctx *c, int kprobe_n)
 {
 	struct size_result *res = calloc(NSIZES, sizeof(*res));
 	double m0 = now(), base, rt[NKINDS], runs, hz, nock;
@@ -286,15 +282,18 @@ void share_bench(struct share_ctx *c)
 		return;
 	sizes(c, res, &nres);
 	/*
-	 * kprobe_multi first, once a size, largest first, then tracing_multi,
-	 * sharing off and on alternating: the guest hangs in the sixth
-	 * kprobe_multi attach of a boot when the sizes go up (README, Shared
-	 * trampoline images); its figures are single runs
+	 * kprobe_multi: one attach and detach a boot, the boot's last, over N
+	 * functions: after a kprobe_multi detach over 1,000 or more functions
+	 * this 7.3-rc7 kernel calls NULL from the next traced call on, sharing
+	 * and tables on or off (README, Shared trampoline images)
 	 */
-	for (int i = nres - 1; i >= 0 && !err; i--) {
-		err = run_one(c, KPROBE, &res[i], 0, m0);
-		for (int r = 1; r < ROUNDS; r++)
-			res[i].s[KPROBE][r] = res[i].s[KPROBE][0];
+	if (kprobe_n) {
+		struct size_result one = { .n = kprobe_n > c->n ? c->n : kprobe_n };
+
+		err = run_one(c, KPROBE, &one, 0, m0);
+		say("shared: bench kprobe_multi %d functions %s", one.n, err ? "FAILED" : "done");
+		free(res);
+		return;
 	}
 	for (int i = 0; i < nres && !err; i++) {
 		for (int r = 0; r < ROUNDS && !err; r++)
@@ -310,13 +309,16 @@ void share_bench(struct share_ctx *c)
 	}
 	base = loop();
 	say("shared: run-time nothing attached: %.0f TSC a getpgid(0)", base);
+	/* kprobe_multi last: over a few functions, but after it nothing */
 	for (int k = 0; k < NKINDS; k++)
-		rt[k] = runtime(c, k, true, &runs) - base;
+		if (k != KPROBE)
+			rt[k] = runtime(c, k, true, &runs) - base;
 	nock = runtime(c, ON, false, &runs) - base;
 	hz = (__rdtsc() - s0) / (now() - m0);
 	say("shared: bench %d rounds, TSC %.1f MHz, %.0f s; shared without cookies %.1f ns a call",
 	    ROUNDS, hz / 1e6, now() - m0, nock * 1e9 / hz);
 	report_sizes(c, res, nres, hz);
-	summary(res, nres, hz, rt);
+	rt[KPROBE] = runtime(c, KPROBE, true, &runs) - base;
+	summary(res, nres, rt, hz);
 	free(res);
 }
