@@ -3,10 +3,11 @@
 # images (kernel/bpf/trampoline.c, bpf_tramp_share), proven in one boot of
 # the patched tree (kernel/build-tree) under qemu-system-x86_64 (TCG):
 # the guest (tests/boot/share*.c, share.bpf.c, loaded with the kernel's own
-# libbpf 1.8 that make builds) attaches one fentry.multi and one
-# fexit.multi link over every function one link takes, with sharing on and
-# then off, and checks every run, the arguments and return values of the
-# calls it makes, the kernel's counts, a plain fentry inside a shared
+# libbpf 1.8 that make builds) attaches one fentry.multi link over every
+# function one link takes, then one fexit.multi link over every function
+# one takes (one after the other: both at once crash this tree, sharing
+# off too; README), with sharing on and then off, and checks every run,
+# the arguments and return values of the calls it makes, the kernel's counts, a plain fentry inside a shared
 # group, and the counts after the detach (tests/boot/share_proof.c).
 # Prints "shared: proof: <F> functions attached, <H> hits checked, <W>
 # wrong" for sharing on, then for sharing off, and ends with "boot-share: N passed, N failed" or
@@ -21,6 +22,8 @@
 #   BTFIDS_BOOT_APPEND     more kernel command line (loglevel=5 shows WARNINGs)
 #   BTFIDS_BOOT_BZIMAGE    boot this bzImage, with BTFIDS_BOOT_VMLINUX its
 #                          vmlinux, instead of the tree's (testing the test)
+#   BTFIDS_SHARE_DENY      another deny list (tests/boot/share-deny.txt)
+#   BTFIDS_QEMU_EXTRA      more qemu options (-d int -D FILE: the faults)
 #   QEMU                   default qemu-system-x86_64
 set -uo pipefail
 
@@ -78,7 +81,7 @@ if ! "$B" models --all "$tmp/vmlinux" >"$tmp/models.jsonl" 2>"$tmp/err" ||
 	bad "btfids models --all, nm: $(tail -1 "$tmp/err")"
 	finish
 fi
-python3 - "$tmp" "$S/share-deny.txt" <<'PY'
+python3 - "$tmp" "${BTFIDS_SHARE_DENY:-$S/share-deny.txt}" <<'PY'
 import collections, json, sys
 d, deny_path = sys.argv[1], sys.argv[2]
 # "name" (left out) or "name fexit" (left out of the fexit.multi link only)

@@ -159,6 +159,7 @@ boot() {
 	local start=$SECONDS
 	timeout -k 10 "$TIMEOUT" "$QEMU" -accel tcg -nodefaults -display none -no-reboot \
 		-m "${5:-1024}" -smp 1 -kernel "$1" -initrd "$2" -serial "file:$3.raw" \
+		${BTFIDS_QEMU_EXTRA:-} \
 		-append "console=ttyS0 panic=-1 loglevel=4 $4" </dev/null >"$3.qemu" 2>&1
 	boot_rc=$?
 	tr -d '\r' <"$3.raw" >"$3"
