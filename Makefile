@@ -147,7 +147,7 @@ $(SAN_DIR)/check_%: tests/check_%.c tests/testlib.c tests/testlib.h $(SAN_DIR)/l
 	$(CC) $(SAN_CFLAGS) -Itests -o $@ $< tests/testlib.c $(SAN_DIR)/libbtfids.a $(CHECK_LIBS) $(LIBS)
 
 sanitize: $(SAN_DIR)/btfids $(SAN_TESTS) fixtures
-	BTFIDS=$(SAN_DIR)/btfids UBSAN_OPTIONS=print_stacktrace=1 \
+	BTFIDS=$(SAN_DIR)/btfids BTFIDS_NO_BOOT="make sanitize" UBSAN_OPTIONS=print_stacktrace=1 \
 	ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/fuzz/lsan.supp \
 	tests/run $(SAN_TESTS)
 

@@ -10,6 +10,7 @@
 #ifndef _LINUX_BTF_TRAMP_H
 #define _LINUX_BTF_TRAMP_H
 
+#include <linux/errno.h>
 #include <linux/types.h>
 
 /* ---- btf_tramp format: begin (generated from btfids' include/btfids/tramp.h) ---- */
@@ -121,8 +122,24 @@ struct btf_tramp_class {
 
 /* ---- btf_tramp format: end ---- */
 
-/* The image's table (include/asm-generic/vmlinux.lds.h) */
+/* The image's .BTF, and its table (include/asm-generic/vmlinux.lds.h) */
+extern char __start_BTF[];
+extern char __stop_BTF[];
 extern const u8 __start_BTF_tramp[];
 extern const u8 __stop_BTF_tramp[];
+
+struct btf;
+struct btf_func_model;
+
+#ifdef CONFIG_BPF_BTF_TRAMP
+int btf_tramp_func_model(const struct btf *btf, u32 btf_id, struct btf_func_model *m,
+			 u32 *class);
+#else
+static inline int btf_tramp_func_model(const struct btf *btf, u32 btf_id,
+				       struct btf_func_model *m, u32 *class)
+{
+	return -ENOENT;
+}
+#endif
 
 #endif /* _LINUX_BTF_TRAMP_H */

@@ -29,7 +29,7 @@ set -uo pipefail
 
 . "$(dirname "$0")/paths.sh"
 V=${1:-6.12}
-D=${BTFIDS_KBUILD:-${XDG_CACHE_HOME:-$HOME/.cache}/btfids/kbuild}
+D=$(kbuild_dir "$V")
 T=$D/linux-source-$V
 QEMU=${QEMU:-qemu-system-x86_64}
 TIMEOUT=${BTFIDS_BOOT_TIMEOUT:-540}
@@ -85,7 +85,7 @@ else
 	# one relink of the shared tree at a time (tests/kbuild.sh takes the same
 	# lock); our copies of vmlinux and bzImage outlive the next relink
 	if ! (flock -w 900 9 || exit 1
-	      BTFIDS_KBUILD_KERNEL=$V "$R/kbuild-tiny" "$B" >/dev/null &&
+	      BTFIDS_KBUILD=$D BTFIDS_KBUILD_KERNEL=$V "$R/kbuild-tiny" "$B" >/dev/null &&
 	      cp "$T/vmlinux" "$tmp/vmlinux" && cp "$T/arch/x86/boot/bzImage" "$tmp/bzImage"
 	     ) 9>"$D/.relink-$V.lock" 2>"$tmp/err"; then
 		echo "boot: $V FAILED (relink with RESOLVE_BTFIDS=btfids: $(tail -1 "$tmp/err"))"

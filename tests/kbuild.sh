@@ -11,13 +11,16 @@
 #         write (.BTF_ids, .BTF), their exit status and warnings must be
 #         identical; then the final vmlinux, cleared, with its own .BTF as
 #         --btf, must give back its .BTF_ids and .BTF (idempotence).
+# 7.3 is the patched tree of kernel/ when no plain one is built (paths.sh,
+# kbuild_dir); 7.2 without a tree runs its own tool, built from its tools/
+# alone, and btfids --kernel 7.2 on the 7.3 relink's gen-btf.sh inputs
+# (check_72: 7.2 and 7.3 call the tool from the same gen-btf.sh).
 # Ends with "kbuild: N passed, N failed" or "kbuild: skipped (...)".
 set -uo pipefail
 
 . "$(dirname "$0")/paths.sh"
-D=${BTFIDS_KBUILD:-${XDG_CACHE_HOME:-$HOME/.cache}/btfids/kbuild}
 versions=("$@")
-[ ${#versions[@]} -gt 0 ] || versions=(6.12 7.2 7.3)
+[ ${#versions[@]} -gt 0 ] || versions=(6.12 7.3 7.2)
 
 if [ ! -x "$R/kbuild-tiny" ] || [ ! -x "$R/mkunresolved" ]; then
 	echo "kbuild: skipped (no $R/kbuild-tiny: the workspace's shared/realdata, not in this repository; set BTFIDS_REALDATA)"
@@ -68,7 +71,8 @@ rerun() {
 			args+=("$a")
 		fi
 	done < "$call/args"
-	"$tool" "${args[@]}" >/dev/null 2>"$dir/err"
+	# shellcheck disable=SC2086 # BTFIDS_EXTRA: words
+	"$tool" ${BTFIDS_EXTRA:-} "${args[@]}" >/dev/null 2>"$dir/err"
 	echo $? > "$dir/rc"
 }
 
@@ -107,11 +111,51 @@ check_7x() {
 	fi
 }
 
+# 7.2 without a tree of its own: its kbuild calls the tool exactly as 7.3's
+# does (scripts/gen-btf.sh is the same file in both; link-vmlinux.sh and
+# Makefile.modfinal differ only in kallsyms), so the 7.3 relink covers the
+# call, and 7.2's own tool (tests/kernel-tool.sh, from its tools/ alone)
+# and btfids with the 7.2 rules run on the inputs that relink kept
+check_72() {
+	local call KT72 why
+	call=$(grep -l 'tmp_vmlinux1$' "$tmp/keep"/*/args 2>/dev/null | head -1)
+	if [ -z "$call" ]; then
+		echo "kbuild: 7.2 skipped (no tree, and no 7.3 relink's gen-btf.sh inputs to run its tool on)"
+		return
+	fi
+	if ! KT72=$("$top/tests/kernel-tool.sh" 7.2 2>"$tmp/err72"); then
+		echo "kbuild: 7.2 skipped (no 7.2 tree, and its tool could not be had: $(tail -1 "$tmp/err72"))"
+		return
+	fi
+	ran=$((ran + 1))
+	call=$(dirname "$call")
+	elf=$(basename "$(tail -1 "$call/args")")
+	echo "kbuild: Linux 7.2 (no tree: its tool $KT72 on the 7.3 relink's gen-btf.sh inputs)"
+	rerun "$KT72" "$tmp/k72" "$call"
+	BTFIDS_EXTRA="--kernel 7.2" rerun "$B" "$tmp/b72" "$call"
+	why=""
+	[ "$(cat "$tmp/k72/rc")" = "$(cat "$tmp/b72/rc")" ] || why+="exit $(cat "$tmp/k72/rc") vs $(cat "$tmp/b72/rc"); "
+	for x in .BTF_ids .BTF; do
+		cmp -s "$tmp/k72/$elf$x" "$tmp/b72/$elf$x" || why+="$elf$x differs; "
+	done
+	diff -q <(grep ^WARN "$tmp/k72/err") <(grep ^WARN "$tmp/b72/err") >/dev/null || why+="warnings differ; "
+	if [ -z "$why" ]; then
+		ok "7.2's resolve_btfids and btfids --kernel 7.2 on gen-btf.sh's inputs: same files, exit status and warnings ($(grep -c ^WARN "$tmp/b72/err") warnings)"
+	else
+		bad "7.2 on gen-btf.sh's inputs: $why"
+	fi
+}
+
 for v in "${versions[@]}"; do
+	D=$(kbuild_dir "$v")
 	T=$D/linux-source-$v
 	KT=$T/tools/bpf/resolve_btfids/resolve_btfids
 	# bzImage: the first build is done (a relink never removes it)
 	if [ ! -f "$T/.config" ] || [ ! -x "$KT" ] || [ ! -f "$T/arch/x86/boot/bzImage" ]; then
+		if [ "$v" = 7.2 ]; then
+			check_72
+			continue
+		fi
 		echo "kbuild: $v skipped (no kernel tree: BTFIDS_KBUILD_KERNEL=$v $R/kbuild-tiny, as root, about 12 minutes)"
 		continue
 	fi
@@ -121,7 +165,7 @@ for v in "${versions[@]}"; do
 	tool=$B
 	case $v in 7.*) keeper "$tmp/keep"; tool=$tmp/keeper ;; esac
 	# one relink of a tree at a time (tests/boot.sh takes the same lock)
-	if V=$(BTFIDS_KBUILD_KERNEL=$v flock -w 900 "$D/.relink-$v.lock" \
+	if V=$(BTFIDS_KBUILD=$D BTFIDS_KBUILD_KERNEL=$v flock -w 900 "$D/.relink-$v.lock" \
 		"$R/kbuild-tiny" "$tool" 2>"$tmp/err"); then
 		ok "kbuild relinked vmlinux with RESOLVE_BTFIDS=btfids"
 		case $v in

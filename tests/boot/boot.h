@@ -49,6 +49,12 @@ void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Append one "; "-separated reason to @buf (@size bytes), cut to fit. */
 void append(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 const char *last_log_line(void);
+/*
+ * Room for element @n of the array @v (@cap elements of @size bytes; 0 and
+ * NULL at first): @v, or a larger copy of it (@cap updated); NULL when out
+ * of memory (@v is then still valid, and the caller's to free).
+ */
+void *boot_grow(void *v, int *cap, int n, size_t size);
 int load_fentry(uint32_t id, const struct bpf_insn *insns, size_t cnt, bool refusal);
 
 void boot_ids(struct btf *vmlinux);
@@ -57,11 +63,19 @@ int boot_models_read(const char *path, const struct btf *vmlinux, struct boot_mo
 void boot_models(const struct btf *vmlinux, const struct boot_model *m, int n, int budget);
 void boot_args(const struct boot_model *m, int n);
 /*
- * The patched kernel's trampoline table (tramp.c): the entries of @path
- * attached one by one and all at once, tables on and off; @probe: one
- * altered entry; both NULL: the kernel's lines and the switch only.
+ * The patched kernel's trampoline table (tramp.c): @path, the table as the
+ * host read it (tests/boot/tramp_table.py list): a sample of its functions
+ * attached alone and at once, tables on and off; with @probe, the altered
+ * class's functions instead; @path NULL: the kernel's lines and the switch.
  */
 void boot_tramp(const char *path, const char *probe) __attribute__((weak));	/* in tramp.c,
 	linked by tests/boot-tramp.sh only: it needs a 7.2+ UAPI header */
+/* Shared trampoline images (share.c, tests/boot-share.sh): @path lists the functions */
+void boot_share(const char *path) __attribute__((weak));
+/*
+ * Upstream's test_progs (/selftests) once per configuration of the
+ * trampoline switches (selftests.c, linked by tests/selftests-boot.sh only).
+ */
+void boot_selftests(void) __attribute__((weak));
 
 #endif

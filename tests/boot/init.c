@@ -12,6 +12,9 @@
  *           no more
  *   args    fentry on a few functions reached from syscalls with known
  *           arguments: each value must be in the ctx slot the model gives
+ * With /selftests.txt (tests/selftests-boot.sh): after ids, upstream's
+ * test_progs instead, once per configuration of the trampoline switches
+ * (selftests.c).
  *
  * Output on the console, one "boot: ..." line per result, then a reboot
  * (qemu runs with -no-reboot, so it exits).
@@ -53,6 +56,18 @@ void append(char *buf, size_t size, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf + n, size - n, fmt, ap);
 	va_end(ap);
+}
+
+void *boot_grow(void *v, int *cap, int n, size_t size)
+{
+	void *x;
+
+	if (n < *cap)
+		return v;
+	x = realloc(v, (*cap ? 2 * *cap : 4096) * size);
+	if (x)
+		*cap = *cap ? 2 * *cap : 4096;
+	return x;
 }
 
 double now(void)
@@ -189,6 +204,20 @@ int main(void)
 		finish();
 	}
 	boot_ids(vmlinux);
+	if (boot_share && !access("/funcs.txt", R_OK)) {
+		/* tests/boot-share.sh: shared trampoline images */
+		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+		mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL);
+		boot_share("/funcs.txt");
+		say("guest seconds %.1f", now() - t0);
+		finish();
+	}
+	if (boot_selftests && !access("/selftests.txt", R_OK)) {
+		/* tests/selftests-boot.sh: upstream's test_progs */
+		boot_selftests();
+		say("guest seconds %.1f", now() - t0);
+		finish();
+	}
 	if (boot_tramp && (!access("/tramp.txt", R_OK) || !access("/tramp-probe", R_OK) ||
 			   !access("/tramp-klog", R_OK))) {
 		/* tests/boot-tramp.sh: the patched kernel */

@@ -66,15 +66,12 @@ int boot_models_read(const char *path, const struct btf *vmlinux, struct boot_mo
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
-		if (n == cap) {
-			cap = cap ? 2 * cap : 4096;
-			x = realloc(m, cap * sizeof(*m));
-			if (!x) {
-				err = -ENOMEM;
-				break;
-			}
-			m = x;
+		x = boot_grow(m, &cap, n, sizeof(*m));
+		if (!x) {
+			err = -ENOMEM;
+			break;
 		}
+		m = x;
 		x = &m[n];
 		memset(x, 0, sizeof(*x));
 		if (sscanf(line, "%u %127s %d %23s %d %d %63s %63s", &x->id, x->name, &att,
@@ -153,7 +150,7 @@ static int read_args_prog(const struct btf *btf, const struct boot_model *m, int
 	for (i = 0; i < m->nr_args; i++) {
 		int k = (m->size[i] + 7) / 8;
 
-		if (i < btf_vlen(proto) && readable(btf, p[i].type))
+		if (i < (int)btf_vlen(proto) && readable(btf, p[i].type))
 			for (j = 0; j < k; j++)
 				insn[n++] = LDX_DW(BPF_REG_2, BPF_REG_1, 8 * (slot + j));
 		slot += k;

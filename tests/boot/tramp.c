@@ -1,25 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tramp.c - the patched 7.3 kernel (kernel/) judges the trampoline table
- * btfids stored in its .BTF_tramp (tests/boot-tramp.sh).
+ * tramp.c - the patched 7.3 kernel (kernel/7.3, series v2) judges the
+ * trampoline table btfids wrote for it: .BTF_tramp, every vmlinux BTF FUNC
+ * with its func model class (tests/boot-tramp.sh).
  *
  * Built against the 7.3 tree's UAPI header (BPF_TRACE_FENTRY_MULTI,
  * link_create.tracing_multi), with raw bpf(2) calls: the guest's libbpf
  * predates tracing_multi.
  *
- *   klog    the kernel's own "btf_tramp:" lines (table validation, the
- *           CONFIG_BPF_BTF_TRAMP_SELFTEST line), echoed as "boot: ... klog:"
- *   attach  one fentry.multi program attached to each table entry alone,
- *           with the tables on and off (/sys/module/kernel/parameters/
- *           btf_tramp): it must attach exactly where the table says
- *           attachable, both ways, with the same error where it does not
- *   run     the program attached to every attachable entry at once counts
- *           its runs; the functions are called (syscalls) and the count
- *           must grow, tables on and off
- *   bench   attach and detach time of that whole-table link, tables on
- *           and off, alternating, ROUNDS rounds (medians); and the
- *           per-function checks alone (the same link with a refused entry
- *           last: every function is checked, then all is rolled back)
+ *   /tramp.txt    the table as the host read it from vmlinux's bytes
+ *                 (tests/tramp2_check.py's reader, not btfids): "id name
+ *                 class attachable distilled" a line, in func_id order
+ *   /tramp-probe  the index of the one attachable class the host altered
+ *                 to "not attachable" (the table still valid)
+ *
+ *   klog    the kernel's own "btf_tramp:" lines (the table's validation,
+ *           the CONFIG_BPF_BTF_TRAMP_SELFTEST lines), echoed "boot: ... klog:"
+ *   attach  a sample of the table: every function of a class that is not
+ *           attachable, every SAMPLE_EVERY-th function, and each class at
+ *           least once (a function at an ftrace site when it has one); each
+ *           alone, tables off then on (/sys/module/kernel/parameters/
+ *           btf_tramp): the errno must be the one want_errno() derives from
+ *           the class and from the ftrace sites (read_sites(): tracefs's
+ *           records, named by /proc/kallsyms), both ways
+ *   run     one link over every attachable sampled function at an ftrace
+ *           site counts its runs while the guest makes syscalls, tables
+ *           off and on; its attach and detach timed once (TSC)
+ *   probe   every function of the altered class alone, tables on (refused:
+ *           the kernel takes the class from the table) and off (attached
+ *           at its ftrace sites: BTF's word)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,41 +37,62 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <linux/bpf.h>	/* the 7.3 tree's tools/include/uapi (tests/boot-tramp.sh) */
 #include <sys/klog.h>
+#include <sys/mount.h>
 #include <sys/syscall.h>
 #include <x86intrin.h>
 
 #include "boot.h"
 
 #ifndef ENOTSUPP
-#define ENOTSUPP	524
+#define ENOTSUPP	524	/* the kernel's own, include/linux/errno.h */
 #endif
 
 #define PARAM		"/sys/module/kernel/parameters/btf_tramp"
-#define ROUNDS		7
+#define TRACEFS		"/sys/kernel/tracing"
+#define SITES		TRACEFS "/available_filter_functions_addrs"
+#define SAMPLE_EVERY	20
+#define NAME_MAX_LEN	512	/* KSYM_NAME_LEN */
 
-struct tramp_entry {
+/* One function of the table, and what attaching to it alone gave. */
+struct tramp_func {
 	uint32_t id;
-	char name[128];
-	int attachable;
+	uint32_t class;
+	char *name;
+	bool attachable;	/* its class: the trampoline takes it */
+	bool distilled;		/* its class: btf_distill_func_proto() takes it */
+	bool site;		/* its name is at an ftrace call site (read_sites()) */
+	uint64_t addr;		/* then its function's address (kallsyms) */
+	bool sampled;
 	int err[2];		/* attach errno alone: [0] tables off, [1] on */
 };
 
-static double mono(void)
-{
-	struct timespec ts;
+struct tramp_table {
+	struct tramp_func *f;
+	int nr_funcs;
+	uint32_t nr_classes;	/* the highest class index + 1 */
+};
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
+/* A text symbol of /proc/kallsyms */
+struct tramp_sym {
+	uint64_t addr;
+	char *name;
+	bool site;
+};
+
+/* The names at ftrace call sites, sorted by name */
+struct tramp_sites {
+	struct tramp_sym *sym;
+	int cnt;
+	int nrec;	/* ftrace records */
+};
 
 /*
  * The guest's CLOCK_MONOTONIC ticks in jiffies here (tinyconfig, TCG: 4 ms);
  * the TSC is fine-grained: times are TSC counts, turned into seconds with
- * the TSC rate measured against CLOCK_MONOTONIC over the whole bench.
+ * the TSC rate measured against CLOCK_MONOTONIC over the whole run.
  */
 static uint64_t tsc(void)
 {
@@ -74,7 +104,7 @@ static long sys_bpf(int cmd, union bpf_attr *a)
 	return syscall(__NR_bpf, cmd, a, sizeof(*a));
 }
 
-/* "Y"/"N" into the tables' switch; 0 or -errno */
+/* "1"/"0" into the tables' switch; 0 or -errno */
 static int tables(bool on)
 {
 	int fd = open(PARAM, O_WRONLY), err = 0;
@@ -87,35 +117,168 @@ static int tables(bool on)
 	return err;
 }
 
-/* /tramp.txt: "id name attachable" a line (btfids models VMLINUX on the host) */
-static int read_entries(const char *path, struct tramp_entry **out)
+static int cmp_sym_name(const void *a, const void *b)
 {
-	struct tramp_entry *v = NULL, *x;
+	const struct tramp_sym *x = a, *y = b;
+
+	return strcmp(x->name, y->name);
+}
+
+/* The address of the function @name at an ftrace site, or 0 */
+static uint64_t site_addr(const struct tramp_sites *s, const char *name)
+{
+	struct tramp_sym key = { .name = (char *)name }, *hit;
+
+	hit = s->cnt ? bsearch(&key, s->sym, s->cnt, sizeof(*s->sym), cmp_sym_name) : NULL;
+	return hit ? hit->addr : 0;
+}
+
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct tramp_sym *x = a, *y = b;
+
+	return (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+/* The text symbols of vmlinux in /proc/kallsyms, by address; count or -errno */
+static int read_kallsyms(struct tramp_sym **out)
+{
+	char line[NAME_MAX_LEN + 64], name[NAME_MAX_LEN], type;
+	struct tramp_sym *v = NULL, *x;
 	int n = 0, cap = 0;
-	char line[256];
+	unsigned long long addr;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		/* "addr type name", "[module]" after it for a module's */
+		if (sscanf(line, "%llx %c %511s", &addr, &type, name) != 3 ||
+		    !strchr("tTwW", type) || strchr(line, '['))
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 1 << 15;
+			x = realloc(v, cap * sizeof(*v));
+			if (!x)
+				break;
+			v = x;
+		}
+		v[n].addr = addr;
+		v[n].site = false;
+		v[n].name = strdup(name);
+		if (!v[n].name)
+			break;
+		n++;
+	}
+	fclose(f);
+	qsort(v, n, sizeof(*v), cmp_sym);
+	*out = v;
+	return n;
+}
+
+/*
+ * Mark the function holding ftrace record @ip: the symbols at the highest
+ * address <= @ip (several when names alias one function; @ip may be past
+ * the start, e.g. after an endbr64).
+ */
+static void mark_site(struct tramp_sym *v, int n, uint64_t ip)
+{
+	int lo = 0, hi = n, i;
+
+	while (lo < hi) {	/* the first symbol above @ip */
+		i = lo + (hi - lo) / 2;
+		if (v[i].addr <= ip)
+			lo = i + 1;
+		else
+			hi = i;
+	}
+	for (i = lo - 1; i >= 0 && v[i].addr == v[lo - 1].addr; i--)	/* none: lo 0 */
+		v[i].site = true;
+}
+
+/*
+ * Every name that bpf_check_attach_btf_id_multi() finds at an ftrace call
+ * site (kallsyms_lookup_name(), then ftrace_location()): the kernel's own
+ * list of ftrace records by address (tracefs), each mapped to all the
+ * kallsyms names of its function; by address, since
+ * available_filter_functions names an aliased function once. Their count,
+ * or -errno.
+ */
+static int read_sites(struct tramp_sites *s)
+{
+	char line[NAME_MAX_LEN + 64];
+	struct tramp_sym *v = NULL;
+	unsigned long long ip;
+	int n, i, err = 0;
+	FILE *f;
+
+	mount("tracefs", TRACEFS, "tracefs", 0, NULL);	/* EBUSY: mounted already */
+	n = read_kallsyms(&v);
+	if (n <= 0)
+		return n ?: -ENOENT;
+	f = fopen(SITES, "r");
+	if (!v[n - 1].addr || !f) {	/* addresses all 0: kptr_restrict */
+		err = f ? -EPERM : -errno;
+		goto out;
+	}
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx", &ip) == 1 && !strchr(line, '[')) {
+			mark_site(v, n, ip);
+			s->nrec++;
+		}
+	s->sym = calloc(n, sizeof(*s->sym));
+	for (i = 0; s->sym && i < n; i++)
+		if (v[i].site) {
+			s->sym[s->cnt++] = v[i];
+			v[i].name = NULL;
+		}
+	err = s->sym ? 0 : -ENOMEM;
+	if (s->cnt)
+		qsort(s->sym, s->cnt, sizeof(*s->sym), cmp_sym_name);
+out:
+	if (f)
+		fclose(f);
+	for (i = 0; i < n; i++)
+		free(v[i].name);
+	free(v);
+	return err ?: s->cnt;
+}
+
+/* /tramp.txt into @t, each function's site from @s; the count or -errno */
+static int read_funcs(const char *path, const struct tramp_sites *s, struct tramp_table *t)
+{
+	char line[NAME_MAX_LEN + 64], name[NAME_MAX_LEN];
+	int cap = 0, att, dist;
+	struct tramp_func *x;
 	FILE *f = fopen(path, "r");
 
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
-		if (n == cap) {
-			cap = cap ? 2 * cap : 2048;
-			x = realloc(v, cap * sizeof(*v));
-			if (!x) {
-				free(v);
-				fclose(f);
-				return -ENOMEM;
-			}
-			v = x;
+		if (t->nr_funcs == cap) {
+			cap = cap ? 2 * cap : 1 << 14;
+			x = realloc(t->f, cap * sizeof(*x));
+			if (!x)
+				break;
+			t->f = x;
 		}
-		x = &v[n];
+		x = &t->f[t->nr_funcs];
 		memset(x, 0, sizeof(*x));
-		if (sscanf(line, "%u %127s %d", &x->id, x->name, &x->attachable) == 3)
-			n++;
+		if (sscanf(line, "%u %511s %u %d %d", &x->id, name, &x->class, &att, &dist) != 5)
+			continue;
+		x->name = strdup(name);
+		if (!x->name)
+			break;
+		x->attachable = att;
+		x->distilled = dist;
+		x->addr = site_addr(s, name);
+		x->site = x->addr != 0;
+		if (x->class >= t->nr_classes)
+			t->nr_classes = x->class + 1;
+		t->nr_funcs++;
 	}
 	fclose(f);
-	*out = v;
-	return n;
+	return t->nr_funcs ? t->nr_funcs : -ENOENT;
 }
 
 static int map_create(void)
@@ -171,6 +334,17 @@ static int link_multi(int prog, const uint32_t *ids, uint32_t cnt)
 	return fd < 0 ? -errno : fd;
 }
 
+/* Attach @prog to @id alone and detach: 0, or the errno */
+static int attach_alone(int prog, uint32_t id)
+{
+	int fd = link_multi(prog, &id, 1);
+
+	if (fd < 0)
+		return -fd;
+	close(fd);
+	return 0;
+}
+
 static uint64_t runs(int map_fd)
 {
 	uint32_t key = 0;
@@ -218,51 +392,164 @@ static void klog(void)
 	free(buf);
 }
 
-/* Each entry alone, tables off then on: the errno (0: attached). */
-static int attach_each(int prog, struct tramp_entry *v, int n)
+/*
+ * The errno attaching fentry.multi to @f alone must give, tables @on or
+ * off (0: attached), by bpf_check_attach_btf_id_multi() (kernel/bpf/
+ * verifier.c) and btf_tramp_func_model() (kernel/bpf/btf_tramp.c):
+ *   - a class btf_distill_func_proto() refuses: EINVAL, tables on (the
+ *     class says so at once) or off (the distill says so), site or not;
+ *   - a class the arch refuses: ENOTSUPP with the tables on, at once;
+ *     off, ENOTSUPP from arch_prepare_bpf_trampoline() at an ftrace site,
+ *     ENOENT elsewhere (the site is looked up before any image is built);
+ *   - an attachable class: attached at an ftrace site, ENOENT elsewhere.
+ * The site comes from tracefs and kallsyms, not from the attach: a
+ * witness of its own.
+ */
+static int want_errno(const struct tramp_func *f, bool on)
 {
-	int i, on, fd;
+	if (f->attachable)
+		return f->site ? 0 : ENOENT;
+	if (!f->distilled)
+		return EINVAL;
+	return on || f->site ? ENOTSUPP : ENOENT;
+}
+
+/*
+ * Mark the sample: every function of a class that is not attachable, every
+ * SAMPLE_EVERY-th function in func_id order, then for each class without
+ * a sampled function at an ftrace site its first one there, and for each
+ * class still without any sampled function its first one. Counts into
+ * @classes: [0] attachable classes, [1] those with a sampled function at
+ * an ftrace site (attached alone). 0 or -ENOMEM.
+ */
+static int sample(struct tramp_table *t, int classes[2])
+{
+	uint8_t *seen = calloc(t->nr_classes, 1);	/* bit 0: sampled, bit 1: at a site */
+	uint8_t *att = calloc(t->nr_classes, 1);
+	int i, pass;
+	struct tramp_func *f;
+
+	if (!seen || !att) {
+		free(seen);
+		free(att);
+		return -ENOMEM;
+	}
+	for (pass = 0; pass < 3; pass++)
+		for (i = 0; i < t->nr_funcs; i++) {
+			f = &t->f[i];
+			att[f->class] = f->attachable;
+			if (pass == 0 && (f->attachable && i % SAMPLE_EVERY))
+				continue;
+			if (pass == 1 && (seen[f->class] & 2 || !f->site || f->sampled))
+				continue;
+			if (pass == 2 && seen[f->class])
+				continue;
+			f->sampled = true;
+			seen[f->class] |= 1 | (f->site ? 2 : 0);
+		}
+	classes[0] = classes[1] = 0;
+	for (i = 0; i < (int)t->nr_classes; i++) {
+		classes[0] += att[i];
+		classes[1] += att[i] && seen[i] & 2;
+	}
+	free(seen);
+	free(att);
+	return 0;
+}
+
+/* The sampled functions alone, tables off then on: their errnos. */
+static int attach_sample(int prog, struct tramp_table *t)
+{
+	int i, on;
 
 	for (on = 0; on < 2; on++) {
 		if (tables(on))
 			return -errno;
-		for (i = 0; i < n; i++) {
-			if (!v[i].id)
-				continue;
-			fd = link_multi(prog, &v[i].id, 1);
-			v[i].err[on] = fd < 0 ? -fd : 0;
-			if (fd >= 0)
-				close(fd);
-		}
+		for (i = 0; i < t->nr_funcs; i++)
+			if (t->f[i].sampled)
+				t->f[i].err[on] = attach_alone(prog, t->f[i].id);
 	}
 	return 0;
 }
 
-static void judge_each(const struct tramp_entry *v, int n)
+static void judge_sample(const struct tramp_table *t, const int classes[2])
 {
-	int i, tried = 0, attached = 0, wrong = 0, errdiff = 0;
-	char first[256] = "";
+	int i, on, tried = 0, nref = 0, every = 0, refused = 0, attached = 0, nosite = 0;
+	int wrong = 0;
+	const struct tramp_func *f;
+	char first[NAME_MAX_LEN + 128] = "";
+	bool ok;
 
-	for (i = 0; i < n; i++) {
-		if (!v[i].id)
+	for (i = 0; i < t->nr_funcs; i++) {
+		f = &t->f[i];
+		if (!f->sampled)
 			continue;
 		tried++;
-		attached += !v[i].err[1];
-		if (!v[i].err[0] != !!v[i].attachable || !v[i].err[1] != !!v[i].attachable) {
+		nref += !f->attachable;
+		every += f->attachable && !(i % SAMPLE_EVERY);
+		for (ok = true, on = 0; on < 2; on++)
+			ok &= f->err[on] == want_errno(f, on);
+		if (!ok) {
 			if (!wrong++)
-				snprintf(first, sizeof(first), "%s (id %u): table %s, off %s, on %s",
-					 v[i].name, v[i].id, v[i].attachable ? "attachable" : "refused",
-					 strerror(v[i].err[0]), strerror(v[i].err[1]));
-		} else if (v[i].err[0] != v[i].err[1]) {
-			errdiff++;
+				snprintf(first, sizeof(first),
+					 "; first: %s (id %u, class %u, %s, %s): off %s, on %s",
+					 f->name, f->id, f->class,
+					 f->attachable ? "attachable" : "not attachable",
+					 f->site ? "an ftrace site" : "no ftrace site",
+					 strerror(f->err[0]), strerror(f->err[1]));
+			continue;
 		}
+		attached += !f->err[0];
+		refused += !f->attachable;
+		nosite += f->attachable && !f->site;
 	}
-	say("tramp attach: %d tried, %d attached, %d wrong, %d other errno%s%s", tried,
-	       attached, wrong, errdiff, wrong ? "; first: " : "", first);
+	say("tramp sample: %d functions, %u classes: %d tried: %d of classes not attachable, %d every %dth, the rest for each class once; %d of the %d attachable classes at an ftrace site",
+	    t->nr_funcs, t->nr_classes, tried, nref, every, SAMPLE_EVERY, classes[1], classes[0]);
+	say("tramp attach: %d tried, %d attached, %d refused as their class says, %d attachable at no ftrace site (ENOENT), tables off and on; %d wrong%s",
+	    tried, attached, refused, nosite, wrong, first);
 }
 
-/* The whole table at once: attach, run, detach; TSC counts into @t[2]. */
-static int whole(int prog, int map, const uint32_t *ids, uint32_t cnt, double *t,
+static int cmp_func_addr(const void *a, const void *b)
+{
+	const struct tramp_func *x = *(const struct tramp_func *const *)a;
+	const struct tramp_func *y = *(const struct tramp_func *const *)b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/*
+ * The ids of the attachable sampled functions at an ftrace site, one a
+ * call site (two FUNCs of one name, or two names of one function, are one
+ * call site: the kernel refuses such a link, EINVAL). Their count, or
+ * -ENOMEM.
+ */
+static int run_ids(const struct tramp_table *t, uint32_t **out)
+{
+	const struct tramp_func **v = calloc(t->nr_funcs, sizeof(*v));
+	uint32_t *ids = calloc(t->nr_funcs, sizeof(*ids));
+	int i, n = 0, cnt = 0;
+
+	if (!v || !ids) {
+		free(v);
+		free(ids);
+		return -ENOMEM;
+	}
+	for (i = 0; i < t->nr_funcs; i++)
+		if (t->f[i].sampled && t->f[i].attachable && t->f[i].site)
+			v[n++] = &t->f[i];
+	qsort(v, n, sizeof(*v), cmp_func_addr);
+	for (i = 0; i < n; i++)
+		if (!i || v[i]->addr != v[i - 1]->addr)
+			ids[cnt++] = v[i]->id;
+	free(v);
+	*out = ids;
+	return cnt;
+}
+
+/* One link over @ids: attach, run, detach; TSC counts into @t[2]. */
+static int whole(int prog, int map, const uint32_t *ids, uint32_t cnt, uint64_t *t,
 		 uint64_t *ran)
 {
 	uint64_t before, t0;
@@ -282,142 +569,135 @@ static int whole(int prog, int map, const uint32_t *ids, uint32_t cnt, double *t
 	return 0;
 }
 
-/*
- * The per-function checks alone: @ids (the attachable entries) then one
- * entry btf_distill_func_proto() refuses, so bpf_trampoline_multi_attach()
- * checks (and takes a trampoline for) every function and then rolls back
- * before any image is built. TSC counts, or -1.
- */
-static double checks(int prog, uint32_t *ids, uint32_t cnt)
+static void run(int prog, int map, const struct tramp_table *t)
 {
-	uint64_t t0 = tsc();
-	int fd = link_multi(prog, ids, cnt);
+	uint64_t ran[2] = { 0, 0 }, tt[2][2] = { { 0 } }, s0 = tsc();
+	double m0 = now(), hz;
+	uint32_t *ids = NULL;
+	int cnt = run_ids(t, &ids), on, err = 0;
+	bool failed_on = false;
 
-	if (fd >= 0) {
-		close(fd);
-		return -1;
-	}
-	return tsc() - t0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return v[n / 2];
-}
-
-#define CHECK_REPS	41
-
-static void bench(int prog, int map, const struct tramp_entry *v, int n)
-{
-	double t[2][2][ROUNDS], c[2][CHECK_REPS], med[2][3], hz, m0 = mono();
-	uint64_t ran[2] = { 0, 0 }, r = 0, s0 = tsc();
-	uint32_t *ids = calloc(n + 2, sizeof(*ids)), cnt = 0, refused = 0;
-	int i, on, k, err = 0;
-
-	for (i = 0; ids && i < n; i++) {
-		if (v[i].id && v[i].attachable)
-			ids[cnt++] = v[i].id;
-		else if (v[i].id && v[i].err[0] == EINVAL && v[i].err[1] == EINVAL && !refused)
-			refused = v[i].id;	/* btf_distill_func_proto() refuses it */
-	}
-	if (!ids || !cnt) {
-		say("tramp run FAILED (no attachable entry)");
-		free(ids);
+	if (cnt <= 0) {
+		say("tramp run FAILED (%s)", cnt ? strerror(-cnt) : "no attachable function sampled");
 		return;
 	}
-	/* alternating which goes first, so neither always follows the other */
-	for (k = 0; k < ROUNDS && !err; k++)
-		for (i = 0; i < 2 && !err; i++) {
-			double tt[2] = { 0, 0 };
-
-			on = (i + k) % 2;
-			err = tables(on) ?: whole(prog, map, ids, cnt, tt, &r);
-			t[on][0][k] = tt[0];
-			t[on][1][k] = tt[1];
-			ran[on] = !k || r < ran[on] ? r : ran[on];
-		}
-	if (err) {
-		say("tramp run FAILED (tracing_multi over %u functions, tables %s: %s)", cnt,
-		    on ? "on" : "off", strerror(-err));
-		free(ids);
-		return;
+	for (on = 0; on < 2 && !err; on++) {
+		err = tables(on) ?: whole(prog, map, ids, cnt, tt[on], &ran[on]);
+		failed_on = on;
 	}
-	say("tramp run: %u functions at once, program ran %llu times (tables off), %llu (on)",
-	    cnt, (unsigned long long)ran[0], (unsigned long long)ran[1]);
-	ids[cnt] = refused;
-	for (k = 0; refused && k < CHECK_REPS; k++)
-		for (i = 0; i < 2; i++) {
-			on = (i + k) % 2;
-			c[on][k] = tables(on) ? -1 : checks(prog, ids, cnt + 1);
-		}
-	hz = (tsc() - s0) / (mono() - m0);
-	for (on = 0; on < 2; on++) {	/* median() sorts: [0] is then the fastest */
-		med[on][0] = median(t[on][0], ROUNDS) / hz;
-		med[on][1] = median(t[on][1], ROUNDS) / hz;
-		med[on][2] = refused ? median(c[on], CHECK_REPS) / hz : -1;
-	}
-	say("tramp bench: %u functions, %d rounds: attach median off %.4f s on %.4f s ratio %.3f, fastest off %.4f s on %.4f s ratio %.3f; detach (reads no table) median off %.4f s on %.4f s ratio %.3f",
-	    cnt, ROUNDS, med[0][0], med[1][0], med[1][0] / med[0][0], t[0][0][0] / hz,
-	    t[1][0][0] / hz, t[1][0][0] / t[0][0][0], med[0][1], med[1][1], med[1][1] / med[0][1]);
-	if (med[0][2] > 0 && med[1][2] > 0)
-		say("tramp bench checks: %u functions, %d reps: fastest off %.6f s on %.6f s ratio %.3f (%.2f us/function off, %.2f on); median off %.6f s on %.6f s",
-		    cnt, CHECK_REPS, c[0][0] / hz, c[1][0] / hz, c[1][0] / c[0][0],
-		    c[0][0] / hz / cnt * 1e6, c[1][0] / hz / cnt * 1e6, med[0][2], med[1][2]);
-	else
-		say("tramp bench checks FAILED (%s)", refused ? "an attach meant to fail did not" :
-		    "no entry the kernel refuses with EINVAL");
 	free(ids);
+	if (err) {
+		say("tramp run FAILED (tracing_multi over %d functions, tables %s: %s)", cnt,
+		    failed_on ? "on" : "off", strerror(-err));
+		return;
+	}
+	say("tramp run: %d functions at once, program ran %llu times (tables off), %llu (on)",
+	    cnt, (unsigned long long)ran[0], (unsigned long long)ran[1]);
+	hz = (tsc() - s0) / (now() - m0);
+	say("tramp time: %d functions, one round each (TSC): attach off %.4f s on %.4f s, detach off %.4f s on %.4f s",
+	    cnt, tt[0][0] / hz, tt[1][0] / hz, tt[0][1] / hz, tt[1][1] / hz);
 }
 
 /*
- * /tramp-probe: "id name" of an entry the host altered to "not attachable"
- * in a table that stays valid: the kernel must refuse it with the tables on
- * (ENOTSUPP, the table's word) and attach it with them off (BTF's word).
+ * /tramp-probe: the class the host altered from attachable to not (the
+ * table still valid). Each of its functions alone: refused with ENOTSUPP
+ * with the tables on (the table's word, before any site lookup), attached
+ * with them off at its ftrace sites (BTF's word), ENOENT elsewhere.
  */
-static void probe(const char *path)
+static void probe(const char *path, int prog, const struct tramp_table *t)
 {
-	int map = map_create(), prog, fd, err[2], on;
-	static char log[1 << 12];
-	char name[128] = "?";
-	uint32_t id = 0;
-	FILE *f = fopen(path, "r");
+	int i, n = 0, sites = 0, refused = 0, attached = 0, wrong = 0, err[2], on;
+	char first[NAME_MAX_LEN + 96] = "", example[NAME_MAX_LEN] = "-";
+	const struct tramp_func *f;
+	uint32_t class;
+	FILE *p = fopen(path, "r");
 
-	if (!f || fscanf(f, "%u %127s", &id, name) != 2) {
+	if (!p || fscanf(p, "%u", &class) != 1) {
 		say("tramp probe FAILED (%s unreadable)", path);
-		if (f)
-			fclose(f);
+		if (p)
+			fclose(p);
 		return;
 	}
-	fclose(f);
-	prog = map < 0 ? -1 : prog_load(map, log, sizeof(log));
-	for (on = 0; on < 2; on++) {
-		err[on] = prog < 0 || tables(on) ? EIO : 0;
-		fd = err[on] ? -1 : link_multi(prog, &id, 1);
-		err[on] = err[on] ?: fd < 0 ? -fd : 0;
-		if (fd >= 0)
-			close(fd);
+	fclose(p);
+	for (i = 0; i < t->nr_funcs; i++) {
+		f = &t->f[i];
+		if (f->class != class)
+			continue;
+		for (on = 0; on < 2; on++)
+			err[on] = tables(on) ? EIO : attach_alone(prog, f->id);
+		n++;
+		sites += f->site;
+		refused += err[1] == ENOTSUPP;
+		attached += !err[0];
+		if (!err[0] && example[0] == '-')
+			snprintf(example, sizeof(example), "%s", f->name);
+		if (err[1] != ENOTSUPP || err[0] != (f->site ? 0 : ENOENT)) {
+			if (!wrong++)
+				snprintf(first, sizeof(first), "; first: %s (id %u, %s): off %s, on %s",
+					 f->name, f->id, f->site ? "an ftrace site" : "no ftrace site",
+					 strerror(err[0]), strerror(err[1]));
+		}
 	}
-	say("tramp probe: %s (id %u): tables off %s, on %s", name, id,
-	    err[0] ? strerror(err[0]) : "attached", err[1] ? strerror(err[1]) : "attached");
+	say("tramp probe: class %u, %d functions, %d at an ftrace site: tables on %d refused ENOTSUPP, off %d attached (e.g. %s); %d wrong%s",
+	    class, n, sites, refused, attached, example, wrong, first);
+}
+
+static void free_table(struct tramp_table *t, struct tramp_sites *s)
+{
+	int i;
+
+	for (i = 0; i < t->nr_funcs; i++)
+		free(t->f[i].name);
+	free(t->f);
+	for (i = 0; i < s->cnt; i++)
+		free(s->sym[i].name);
+	free(s->sym);
+}
+
+/* The table's own tests: the sample alone, one link, or the probe. */
+static void boot_tramp_table(const char *path, const char *probe_path)
+{
+	struct tramp_table t = { 0 };
+	struct tramp_sites s = { 0 };
+	static char log[1 << 16];
+	int n, map, prog, classes[2];
+
+	n = read_sites(&s);
+	if (n <= 0) {
+		say("tramp FAILED (no ftrace sites in %s: %s)", SITES, strerror(n ? -n : ENOENT));
+		free_table(&t, &s);
+		return;
+	}
+	n = read_funcs(path, &s, &t);
+	map = map_create();
+	prog = map < 0 ? -1 : prog_load(map, log, sizeof(log));
+	if (n <= 0 || prog < 0) {
+		say("tramp FAILED (%s)", n <= 0 ? "no functions in /tramp.txt" :
+		    map < 0 ? "cannot create the map" : "fentry.multi program refused");
+		goto out;
+	}
+	say("tramp sites: %d ftrace records (%s), %d names of their functions (/proc/kallsyms)",
+	    s.nrec, SITES, s.cnt);
+	if (probe_path) {
+		probe(probe_path, prog, &t);
+		goto out;
+	}
+	n = sample(&t, classes);
+	if (n || attach_sample(prog, &t))
+		say("tramp attach FAILED (%s)", n ? "no memory" : "cannot write " PARAM);
+	else
+		judge_sample(&t, classes);
+	run(prog, map, &t);
+out:
 	if (prog >= 0)
 		close(prog);
 	if (map >= 0)
 		close(map);
+	free_table(&t, &s);
 }
 
 void boot_tramp(const char *path, const char *probe_path)
 {
-	struct tramp_entry *v = NULL;
-	static char log[1 << 16];
-	int n, map, prog;
 	char state[4] = "";
 	FILE *f;
 
@@ -431,28 +711,7 @@ void boot_tramp(const char *path, const char *probe_path)
 	}
 	fclose(f);
 	say("tramp param: %c at boot", state[0]);
-	if (probe_path)
-		probe(probe_path);
-	if (!path) {	/* the altered images: the kernel's lines, the switch, the probe */
-		tables(state[0] == 'Y');
-		return;
-	}
-	n = read_entries(path, &v);
-	map = map_create();
-	prog = map < 0 ? -1 : prog_load(map, log, sizeof(log));
-	if (n <= 0 || prog < 0) {
-		say("tramp FAILED (%s)", n <= 0 ? "no entries in /tramp.txt" :
-		    map < 0 ? "cannot create the map" : "fentry.multi program refused");
-		free(v);
-		return;
-	}
-	if (attach_each(prog, v, n))
-		say("tramp attach FAILED (cannot write %s: %s)", PARAM, strerror(errno));
-	else
-		judge_each(v, n);
-	bench(prog, map, v, n);
+	if (path)	/* else the refusal image: the kernel's lines, the switch */
+		boot_tramp_table(path, probe_path);
 	tables(state[0] == 'Y');
-	close(prog);
-	close(map);
-	free(v);
 }

@@ -1,0 +1,191 @@
+#!/usr/bin/env bash
+# boot-share.sh [--bench] - the patched 7.3 kernel's shared trampoline
+# images (kernel/bpf/trampoline.c, bpf_tramp_share), proven in one boot of
+# the patched tree (kernel/build-tree) under qemu-system-x86_64 (TCG):
+# the guest (tests/boot/share*.c, share.bpf.c, loaded with the kernel's own
+# libbpf 1.8 that make builds) attaches one fentry.multi link over every
+# function one link takes, then one fexit.multi link over every function
+# one takes (one after the other: both at once crash this tree, sharing
+# off too; README), with sharing on and then off, and checks every run,
+# the arguments and return values of the calls it makes, the kernel's counts, a plain fentry inside a shared
+# group, and the counts after the detach (tests/boot/share_proof.c).
+# Prints "shared: proof: <F> functions attached, <H> hits checked, <W>
+# wrong" for sharing on, then for sharing off, and ends with "boot-share: N passed, N failed" or
+# "boot-share: skipped (<why>)".
+#
+# --bench: the same boot runs bench/tramp's measurements instead
+# (share_bench.c) and the guest's "shared:" lines are printed.
+#
+#   BTFIDS_KBUILD_PATCHED  the patched tree's folder (kernel/build-tree)
+#   BTFIDS_BOOT_TIMEOUT    seconds for the qemu run (default 600)
+#   BTFIDS_BOOT_LOG        keep the serial log in this file
+#   BTFIDS_BOOT_APPEND     more kernel command line (loglevel=5 shows WARNINGs)
+#   BTFIDS_BOOT_BZIMAGE    boot this bzImage, with BTFIDS_BOOT_VMLINUX its
+#                          vmlinux, instead of the tree's (testing the test)
+#   BTFIDS_SHARE_DENY      another deny list (tests/boot/share-deny.txt)
+#   BTFIDS_QEMU_EXTRA      more qemu options (-d int -D FILE: the faults)
+#   QEMU                   default qemu-system-x86_64
+set -uo pipefail
+
+. "$(dirname "$0")/paths.sh"
+NAME=boot-share
+. "$top/tests/bootlib.sh"
+TIMEOUT=${BTFIDS_BOOT_TIMEOUT:-600}
+LIBBPF=$top/build/libbpf
+bench=
+[ "${1:-}" = --bench ] && bench=1
+
+boot_require
+[ -f "$LIBBPF/libbpf.a" ] || skip "no $LIBBPF/libbpf.a (the kernel's libbpf 1.8): run make"
+grep -q bpf_tramp_share "$T/kernel/bpf/trampoline.c" 2>/dev/null ||
+	skip "the patched tree in $DP has no shared trampoline images (bpf_tramp_share)"
+
+tmp=$(mktemp -d /tmp/btfids-boot-share.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+# the guest: the BPF object and a static /init against libbpf 1.8 and the
+# tree's 7.3 UAPI (tracing_multi)
+guest="$S/init.c $S/ids.c $S/models.c $S/args.c $S/share.c $S/share_proof.c $S/share_bench.c $S/nomemfd.c"
+# shellcheck disable=SC2086 # flags, file lists: words
+if ! clang $CFLAGS_BPF -c "$S/ids.bpf.c" -o "$tmp/ids.bpf.o" 2>"$tmp/err" ||
+   ! clang $CFLAGS_BPF -I"$LIBBPF/include" -I"$T/tools/include/uapi" \
+	-c "$S/share.bpf.c" -o "$tmp/share.bpf.o" 2>>"$tmp/err" ||
+   ! ${CC:-gcc} $CFLAGS_GUEST -I"$LIBBPF/include" -I"$T/tools/include/uapi" -static \
+	-Wl,--wrap=syscall -o "$tmp/init" $guest "$LIBBPF/libbpf.a" -lelf -lz 2>>"$tmp/err"; then
+	bad "cannot build the guest program: $(grep -m3 error "$tmp/err")"
+	finish
+fi
+
+# the tree relinked by btfids (its .BTF_tramp: the classes name the
+# images), its bzImage and vmlinux copied, under the relink lock; without
+# kbuild-tiny the tree as it is
+if [ -n "${BTFIDS_BOOT_BZIMAGE:-}" ]; then
+	cp "$BTFIDS_BOOT_BZIMAGE" "$tmp/bzImage" && cp "${BTFIDS_BOOT_VMLINUX:?}" "$tmp/vmlinux" ||
+		{ bad "cannot copy $BTFIDS_BOOT_BZIMAGE, $BTFIDS_BOOT_VMLINUX"; finish; }
+elif [ -x "$R/kbuild-tiny" ]; then
+	relink_patched "$tmp" 2>"$tmp/err" ||
+		{ bad "cannot relink the patched tree with btfids: $(tail -1 "$tmp/err")"; finish; }
+elif ! (flock -w 1800 9 || exit 1
+      cp "$T/vmlinux" "$tmp/vmlinux" && cp "$T/arch/x86/boot/bzImage" "$tmp/bzImage"
+     ) 9>"$DP/.relink-7.3.lock" 2>"$tmp/err"; then
+	bad "cannot copy the tree's vmlinux and bzImage: $(tail -1 "$tmp/err")"
+	finish
+fi
+
+# /funcs.txt: "id name slots ret_size arg_sizes model fexit" for every FUNC btfids
+# models as attachable whose name is one FUNC in BTF and one symbol in the
+# symbol table (two of one name resolve to one address: the kernel refuses
+# such a link), less the deny list (tests/boot/share-deny.txt)
+if ! "$B" models --all "$tmp/vmlinux" >"$tmp/models.jsonl" 2>"$tmp/err" ||
+   ! nm "$tmp/vmlinux" >"$tmp/nm" 2>>"$tmp/err"; then
+	bad "btfids models --all, nm: $(tail -1 "$tmp/err")"
+	finish
+fi
+python3 - "$tmp" "${BTFIDS_SHARE_DENY:-$S/share-deny.txt}" <<'PY'
+import collections, json, sys
+d, deny_path = sys.argv[1], sys.argv[2]
+# "name" (left out) or "name fexit" (left out of the fexit.multi link only)
+deny = {}
+for l in open(deny_path):
+    w = l.split('#')[0].split()
+    if w:
+        deny[w[0]] = w[1:]
+syms = collections.Counter(l.split()[-1] for l in open(d + '/nm'))
+ms = [json.loads(l) for l in open(d + '/models.jsonl')]
+funcs = collections.Counter(m['name'] for m in ms)
+with open(d + '/funcs.txt', 'w') as out:
+    for m in ms:
+        n = m['name']
+        if not m['attachable'] or funcs[n] != 1 or syms[n] > 1 or deny.get(n) == []:
+            continue
+        sizes, flags = m.get('arg_size', []), m.get('arg_flags', [])
+        model = 'r%d.%d:%s' % (m.get('ret_size', 0), m.get('ret_flags', 0),
+                               ','.join('%d.%d' % sf for sf in zip(sizes, flags)) or '-')
+        out.write('%d %s %d %d %s %s %d\n' % (m['id'], n, m['slots'], m.get('ret_size', 0),
+                                             ','.join(map(str, sizes)) or '-', model,
+                                             'fexit' not in deny.get(n, [])))
+PY
+nf=$(wc -l <"$tmp/funcs.txt")
+
+gic=$(boot_gic "$T") || { bad "no gen_init_cpio in $T"; finish; }
+extra=()
+[ -n "$bench" ] && { touch "$tmp/empty"; extra=("/share-bench=$tmp/empty"); }
+boot_cpio "$gic" "/init=$tmp/init" "/ids.bpf.o=$tmp/ids.bpf.o" "/share.bpf.o=$tmp/share.bpf.o" \
+	"/funcs.txt=$tmp/funcs.txt" "${extra[@]}" >"$tmp/initrd.cpio" || { bad "gen_init_cpio"; finish; }
+
+boot "$tmp/bzImage" "$tmp/initrd.cpio" "$tmp/log" "${BTFIDS_BOOT_APPEND:-}" 2048
+[ -z "${BTFIDS_BOOT_LOG:-}" ] || cp "$tmp/log" "$BTFIDS_BOOT_LOG"
+L=$tmp/log
+rel=$(sed -nE 's/^boot: (\S+) init started$/\1/p' "$L" | head -1)
+if [ -z "$rel" ]; then
+	bad "the patched kernel did not start /init; serial log ends: $(tail -c 400 "$L" | tr '\n' ' ')"
+	finish
+fi
+grep -E "^boot: $rel share" "$L" | sed "s/^boot: $rel /  /" | grep -v ': check '
+if [ -n "$bench" ]; then
+	if grep -qE "^boot: $rel shared: run-time a call: " "$L" && ! grep -q FAILED "$L"; then
+		ok "the bench ran to its summary"
+	else
+		bad "the bench: $(grep -m1 FAILED "$L" || echo "no summary")"
+	fi
+	# kprobe_multi: one boot a size, its attach and detach the boot's last
+	# act (share_bench.c says why)
+	for n in $(sed -nE "s/^boot: $rel share: bench ([0-9]+) functions: .* rounds done.*/\1/p" "$L"); do
+		echo "$n" >"$tmp/kn"
+		boot_cpio "$gic" "/init=$tmp/init" "/ids.bpf.o=$tmp/ids.bpf.o" \
+			"/share.bpf.o=$tmp/share.bpf.o" "/funcs.txt=$tmp/funcs.txt" \
+			"/share-bench=$tmp/kn" >"$tmp/initrd-k.cpio" || { bad "gen_init_cpio"; finish; }
+		boot "$tmp/bzImage" "$tmp/initrd-k.cpio" "$tmp/klog$n" "${BTFIDS_BOOT_APPEND:-}" 2048
+		[ -z "${BTFIDS_BOOT_LOG:-}" ] || cat "$tmp/klog$n" >>"$BTFIDS_BOOT_LOG"
+		grep -E "^boot: $rel share: bench kprobe_multi " "$tmp/klog$n" | sed "s/^boot: $rel /  /"
+		if grep -qE "^boot: $rel shared: bench kprobe_multi $n functions done" "$tmp/klog$n"; then
+			ok "kprobe_multi over $n functions, a boot of its own"
+		else
+			bad "kprobe_multi over $n functions: $(grep -m1 -E 'FAILED|BUG:|Oops' "$tmp/klog$n" || echo "no result")"
+		fi
+	done
+	# the attach and detach lines, medians of the rounds in seconds by the
+	# main boot's TSC rate; then the guest's images and run-time lines
+	cat "$L" "$tmp"/klog* 2>/dev/null | python3 -c '
+import re, statistics, sys
+txt = sys.stdin.read()
+mhz = float(re.search(r"shared: bench \d+ rounds, TSC ([\d.]+) MHz", txt).group(1))
+runs = {}
+for k, n, a, d in re.findall(r"share: bench (off|on|kprobe_multi) (\d+) functions, round \d+: "
+                             r"attach ([\d.]+), detach ([\d.]+) Mcycles", txt):
+    runs.setdefault((int(n), k), []).append((float(a), float(d)))
+for n in sorted({n for n, _ in runs}):
+    for i, what in ((0, "attach"), (1, "detach")):
+        m = {k: statistics.median(r[i] for r in runs.get((n, k), [(float("nan"),) * 2])) / mhz
+             for k in ("off", "on", "kprobe_multi")}
+        print("shared: %s %d functions: off %.4f s, on %.4f s, kprobe_multi %.4f s; "
+              "on/off %.3f, on/kprobe_multi %.3f" % (what, n, m["off"], m["on"], m["kprobe_multi"],
+                                                    m["on"] / m["off"], m["on"] / m["kprobe_multi"]))
+' || bad "the summary lines: no TSC rate or rounds in the logs"
+	grep -E "^boot: $rel shared: (images|run-time a call): " "$L" | sed "s/^boot: $rel //"
+	grep -E "^boot: $rel shared: " "$L" | sed "s/^boot: $rel //" |
+		grep -vE "^shared: (images|run-time a call): " >"$tmp/rest"
+	cat "$tmp/rest"
+else
+	while read -r line; do
+		case $line in
+		*": ok "*) ok "${line#shared: check }" ;;
+		*) bad "${line#shared: check }" ;;
+		esac
+	done < <(grep -E "^boot: $rel shared: check " "$L" | sed "s/^boot: $rel //")
+	for mode in on off; do
+		pl=$(grep -m1 -E "^boot: $rel shared: proof: .*\(sharing $mode\)" "$L" | sed "s/^boot: $rel //")
+		# the issue's line as it is (on, then off); the mode in the ok line
+		echo "${pl% (sharing $mode)}"
+		if echo "$pl" | grep -qE '^shared: proof: [1-9][0-9]* functions attached, [1-9][0-9]* hits checked, 0 wrong'; then
+			ok "sharing $mode: $((nf)) functions of /funcs.txt, ${pl#shared: proof: }"
+		else
+			bad "sharing $mode: ${pl:-no proof line}"
+		fi
+	done
+fi
+grep -E 'WARNING|BUG|Oops|RIP:' "$L" | head -20
+grep -qE 'WARNING|BUG:|Oops' "$L" && bad "the kernel warned: $(grep -m1 -E 'WARNING|BUG:|Oops' "$L")"
+grep -q '^boot: end' "$L" || bad "the guest did not finish (qemu exit $boot_rc after ${boot_secs}s); log ends: $(tail -c 300 "$L" | tr '\n' ' ')"
+echo "  boot-share: qemu ran ${boot_secs}s"
+finish

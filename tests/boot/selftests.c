@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * selftests.c - upstream's BPF selftests of the mass-attach path in the
+ * booted patched 7.3 kernel (tests/selftests-boot.sh).
+ *
+ * /selftests/test_progs is the tree's own harness, built with only the
+ * trampoline and multi-attach tests (tests/selftests/Makefile); it runs in
+ * /selftests, where the BPF objects it opens by file name are, and where
+ * bpf_testmod.ko is when the host built it (test_progs loads it itself).
+ * /selftests.txt names the runs, one a line: a label, then test_progs'
+ * arguments separated by spaces. Each runs once per configuration of the
+ * kernel's switches, all configurations of a line before the next line:
+ *   btf_tramp        Y/N  the trampoline tables (kernel/7.3)
+ *   bpf_tramp_share  0/1  shared trampoline images, only when the kernel
+ *                         has that parameter
+ * each run framed by "boot: <release> selftests <label> config tables=Y
+ * share=0" (share=- when the kernel has no such switch) and "boot:
+ * <release> selftests <label> exit <status>"; test_progs' own output, its
+ * "Summary:" line last, is between them on the console.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "boot.h"
+
+#define PARAMS		"/sys/module/kernel/parameters/"
+#define MAX_ARGS	32
+
+/* Write @val to kernel parameter @name and read it back: 0, or -errno. */
+static int set_param(const char *name, const char *val)
+{
+	char path[128], got[8] = "";
+	int fd, n, err = 0;
+
+	snprintf(path, sizeof(path), PARAMS "%s", name);
+	fd = open(path, O_RDWR);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0 || lseek(fd, 0, SEEK_SET) < 0)
+		err = -errno;
+	n = err ? 0 : read(fd, got, sizeof(got) - 1);
+	close(fd);
+	if (!err && (n <= 0 || got[0] != val[0]))
+		err = -EIO;
+	return err;
+}
+
+/*
+ * One line of /selftests.txt (@line, changed in place) into its @label
+ * and @argv (argv[0]: test_progs); the count of arguments, or -EINVAL.
+ */
+static int split_run(char *line, char **label, char *argv[])
+{
+	char *save, *w;
+	int n = 1;
+
+	*label = strtok_r(line, " \n", &save);
+	if (!*label)
+		return -EINVAL;
+	argv[0] = "/selftests/test_progs";
+	while (n < MAX_ARGS - 1 && (w = strtok_r(NULL, " \n", &save)))
+		argv[n++] = w;
+	argv[n] = NULL;
+	return n;
+}
+
+/* One test_progs run in /selftests; its wait status, or -errno. */
+static int run(char *argv[])
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		if (!chdir("/selftests"))
+			execv(argv[0], argv);
+		printf("test_progs: %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return -errno;
+	return status;
+}
+
+static void configure_and_run(const char *label, char *argv[], char tables,
+			      const char *share)
+{
+	int err, st;
+
+	err = set_param("btf_tramp", tables == 'Y' ? "Y" : "N");
+	if (!err && *share != '-')
+		err = set_param("bpf_tramp_share", share);
+	say("selftests %s config tables=%c share=%s", label, tables, share);
+	if (err) {
+		say("selftests %s exit setup (%s)", label, strerror(-err));
+		return;
+	}
+	st = run(argv);
+	if (st < 0)
+		say("selftests %s exit setup (%s)", label, strerror(-st));
+	else if (WIFEXITED(st))
+		say("selftests %s exit %d", label, WEXITSTATUS(st));
+	else
+		say("selftests %s exit signal %d", label, WTERMSIG(st));
+}
+
+/* One line of /selftests.txt in every configuration */
+static void run_line(char *line, bool share)
+{
+	static const char *shares[] = { "0", "1" };
+	char *argv[MAX_ARGS], *label;
+	int i;
+
+	if (split_run(line, &label, argv) < 0)
+		return;
+	for (i = 0; i < 2; i++) {
+		if (!share) {
+			configure_and_run(label, argv, "YN"[i], "-");
+			continue;
+		}
+		configure_and_run(label, argv, "YN"[i], shares[0]);
+		configure_and_run(label, argv, "YN"[i], shares[1]);
+	}
+}
+
+void boot_selftests(void)
+{
+	bool share = !access(PARAMS "bpf_tramp_share", F_OK);
+	char line[4096];
+	FILE *f;
+
+	/* what test_progs and its helpers look for */
+	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
+	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL);
+	mkdir("/tmp", 01777);
+	f = fopen("/selftests.txt", "r");
+	if (!f) {
+		say("selftests FAILED (/selftests.txt: %s)", strerror(errno));
+		return;
+	}
+	if (!share)
+		say("selftests: shared images are not in this kernel (no " PARAMS
+		    "bpf_tramp_share): the tables' configurations only");
+	while (fgets(line, sizeof(line), f))
+		run_line(line, share);
+	fclose(f);
+}

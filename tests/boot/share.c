@@ -1,0 +1,536 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * share.c - shared trampoline images of the patched 7.3 kernel
+ * (kernel/bpf/trampoline.c, bpf_tramp_share): the functions to attach, the
+ * kernel's switch and counts, links; then the proof (share_proof.c) or,
+ * with /share-bench in the initramfs, the bench (share_bench.c).
+ *
+ * Input /funcs.txt (tests/boot-share.sh, from btfids models --all on the
+ * host): "id name slots ret_size arg_sizes model fexit" a line, every FUNC
+ * btfids models as attachable whose name is unique in the symbol table
+ * (fexit 0: not for the fexit.multi link, tests/boot/share-deny.txt).
+ * The guest keeps those ftrace lists (available_filter_functions) that one
+ * fentry.multi link takes, and of them those one fexit.multi link takes.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <x86intrin.h>
+
+#include "boot.h"
+#include "share.h"
+#include "share.bpf.h"
+
+#define SHARE_PARAM	"/sys/module/kernel/parameters/bpf_tramp_share"
+#define STATS		"/sys/kernel/debug/bpf_tramp_stats"
+#define CHUNK		512	/* the attach search tries this many at once */
+
+static int write_param(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) != (ssize_t)strlen(val))
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+int share_set(int mode)
+{
+	char want[4], got[16] = "";
+	int err, fd, n;
+
+	snprintf(want, sizeof(want), "%d", mode);
+	err = write_param(SHARE_PARAM, want);
+	fd = open(SHARE_PARAM, O_RDONLY);
+	n = fd < 0 ? 0 : read(fd, got, sizeof(got) - 1);
+	if (fd >= 0)
+		close(fd);
+	got[n > 0 ? n - (got[n - 1] == '\n') : 0] = 0;
+	if (err || strcmp(got, want)) {
+		say("share: set %s: %s (reads %s)", want, strerror(-err), got);
+		return -1;
+	}
+	return 0;
+}
+
+/* "stages multi_attach 17297: check C get C ..." into @st */
+static void parse_stages(char *line, struct share_stats *s)
+{
+	static const char *const kinds[SHARE_KINDS] = {
+		"multi_attach", "multi_detach", "kprobe_attach", "kprobe_detach",
+	};
+	char kind[32], *p;
+	int k, used;
+
+	if (sscanf(line, "stages %31s %n", kind, &used) != 1)
+		return;
+	kind[strcspn(kind, ":")] = 0;
+	for (k = 0; k < SHARE_KINDS && strcmp(kind, kinds[k]); k++)
+		;
+	if (k == SHARE_KINDS)
+		return;
+	p = line + used;
+	s->st[k].cnt = atoi(p);
+	p = strchr(p, ':');
+	if (!p)
+		return;
+	p++;
+	for (s->st[k].n = 0; s->st[k].n < SHARE_STAGES; s->st[k].n++) {
+		unsigned long long c;
+		int i = s->st[k].n;
+
+		if (sscanf(p, " %15s %llu%n", s->st[k].name[i], &c, &used) != 2)
+			break;
+		s->st[k].cycles[i] = c;
+		p += used;
+	}
+}
+
+int share_stats(struct share_stats *s)
+{
+	FILE *f = fopen(STATS, "r");
+	char line[512];
+
+	memset(s, 0, sizeof(*s));
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		sscanf(line, "images %ld bytes %ld", &s->images, &s->bytes);
+		sscanf(line, "shared %ld bytes %ld", &s->shared, &s->shared_bytes);
+		parse_stages(line, s);
+	}
+	fclose(f);
+	return 0;
+}
+
+/*
+ * /sys/kernel/tracing/enabled_functions: a line per function, and under
+ * each with a direct call a "\tdirect-->SYMBOL+OFF" line (ftrace.c
+ * t_show()): the functions, and of them those that call a shared image
+ * (share_shared_name()).
+ */
+static void count_direct(int *funcs, int *shared)
+{
+	FILE *f = fopen("/sys/kernel/tracing/enabled_functions", "r");
+	char line[512], *p;
+
+	*funcs = *shared = 0;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] != '\t')
+			(*funcs)++;
+		else if ((p = strstr(line, "-->")) && share_shared_name(p + 3))
+			(*shared)++;
+	}
+	fclose(f);
+}
+
+static long meminfo(const char *key)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[128];
+	long v = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, strlen(key)) && line[strlen(key)] == ':')
+			v = atol(line + strlen(key) + 1);
+	fclose(f);
+	return v;
+}
+
+/*
+ * A shared image's symbol: "bpf_trampoline_" and then not the digits of a
+ * per-function trampoline's key (bpf_trampoline_<key>): the kernel names
+ * a group's image bpf_trampoline_shared_<hash>, or
+ * bpf_trampoline_class<C>_<hash> when a trampoline table gives its class.
+ */
+bool share_shared_name(const char *name)
+{
+	static const char pfx[] = "bpf_trampoline_";
+
+	return !strncmp(name, pfx, sizeof(pfx) - 1) && name[sizeof(pfx) - 1] &&
+	       (name[sizeof(pfx) - 1] < '0' || name[sizeof(pfx) - 1] > '9');
+}
+
+/*
+ * The images' symbols: "addr t bpf_trampoline_... [bpf]"; their count,
+ * the shared ones', and the first names into @list (NULL: not asked).
+ */
+static void ksyms(int *all, int *shared, char *list, size_t size)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[512], name[256], mod[16];
+
+	*all = *shared = 0;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strstr(line, "bpf_trampoline_") ||
+		    sscanf(line, "%*s %*s %255s %15s", name, mod) != 2 || strcmp(mod, "[bpf]"))
+			continue;
+		if ((*all)++ < 4 && list)
+			append(list, size, "%s", name);
+		*shared += share_shared_name(name);
+	}
+	fclose(f);
+}
+
+void share_ksyms_list(char *buf, size_t size)
+{
+	int all, shared;
+
+	ksyms(&all, &shared, buf, size);
+}
+
+void share_counts(struct share_counts *c)
+{
+	share_stats(&c->s);
+	ksyms(&c->ksyms, &c->ksyms_shared, NULL, 0);
+	count_direct(&c->direct, &c->direct_shared);
+	c->memfree_kb = meminfo("MemFree");
+	c->stack_kb = meminfo("KernelStack");
+	c->slab_kb = meminfo("Slab");
+	c->percpu_kb = meminfo("Percpu");
+	c->vmalloc_kb = meminfo("VmallocUsed");
+}
+
+static bool same_counts(const struct share_counts *a, const void *arg)
+{
+	const struct share_counts *b = arg;
+
+	return a->s.images == b->s.images && a->s.bytes == b->s.bytes &&
+	       a->s.shared == b->s.shared && a->ksyms == b->ksyms && a->direct == b->direct;
+}
+
+int share_settle(const struct share_counts *want, struct share_counts *got, double secs)
+{
+	return share_wait(got, secs, same_counts, want);
+}
+
+int share_wait(struct share_counts *got, double secs,
+	       bool (*done)(const struct share_counts *got, const void *arg), const void *arg)
+{
+	double t0 = now();
+
+	for (;;) {
+		share_counts(got);
+		if (done(got, arg))
+			return 0;
+		if (now() - t0 > secs)
+			return -1;
+		usleep(500 * 1000);
+	}
+}
+
+int share_link(struct bpf_program *prog, const uint32_t *ids, const uint64_t *cookies, int cnt)
+{
+	LIBBPF_OPTS(bpf_link_create_opts, o, .tracing_multi = {
+		.ids = ids, .cookies = (const __u64 *)cookies, .cnt = cnt });
+	int fd = bpf_link_create(bpf_program__fd(prog), 0,
+				 bpf_program__expected_attach_type(prog), &o);
+
+	return fd < 0 ? -errno : fd;
+}
+
+int share_link_kprobe(struct bpf_program *prog, const char **syms, const uint64_t *cookies,
+		      int cnt)
+{
+	LIBBPF_OPTS(bpf_link_create_opts, o, .kprobe_multi = {
+		.syms = syms, .cookies = (const __u64 *)cookies, .cnt = cnt });
+	int fd = bpf_link_create(bpf_program__fd(prog), 0, BPF_TRACE_KPROBE_MULTI, &o);
+
+	return fd < 0 ? -errno : fd;
+}
+
+uint64_t share_counter(struct share_ctx *c, uint32_t k)
+{
+	struct bpf_map *m = bpf_object__find_map_by_name(c->obj, "counters");
+	uint64_t v = 0;
+
+	bpf_map__lookup_elem(m, &k, sizeof(k), &v, sizeof(v), 0);
+	return v;
+}
+
+void share_counter_set(struct share_ctx *c, uint32_t k, uint64_t v)
+{
+	struct bpf_map *m = bpf_object__find_map_by_name(c->obj, "counters");
+
+	bpf_map__update_elem(m, &k, sizeof(k), &v, sizeof(v), 0);
+}
+
+/* A distinct cookie for each function, from its BTF id. */
+uint64_t share_cookie(uint32_t id)
+{
+	return 0xc0c0000000000000ULL | (uint64_t)id << 8 | ((id & 0xff) ^ 0x5a);
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(((const struct share_func *)a)->name, ((const struct share_func *)b)->name);
+}
+
+struct share_func *share_find(struct share_ctx *c, const char *name)
+{
+	for (int i = 0; i < c->n; i++)
+		if (!strcmp(c->f[i].name, name))
+			return &c->f[i];
+	return NULL;
+}
+
+static int read_funcs(const char *path, struct share_func **out)
+{
+	struct share_func *v = NULL, *x, *e;
+	char line[512], sizes[64];
+	int n = 0, cap = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		x = boot_grow(v, &cap, n, sizeof(*v));
+		if (!x)
+			break;
+		v = x;
+		e = &v[n];
+		memset(e, 0, sizeof(*e));
+		if (sscanf(line, "%u %127s %d %d %63s %95s %d", &e->id, e->name, &e->slots,
+			   &e->ret_size, sizes, e->model, &e->fexit) != 7)
+			continue;
+		sscanf(sizes, "%d,%d,%d,%d,%d,%d", &e->size[0], &e->size[1], &e->size[2],
+		       &e->size[3], &e->size[4], &e->size[5]);
+		n++;
+	}
+	fclose(f);
+	*out = v;
+	return n;
+}
+
+/*
+ * Keep the functions of @v (sorted by name) that available_filter_functions
+ * lists and /proc/kallsyms gives an address, in ftrace's order; the count.
+ */
+static int ftrace_sites(struct share_func *v, int n)
+{
+	FILE *f = fopen("/sys/kernel/tracing/available_filter_functions", "r");
+	struct share_func key, *hit, *out;
+	char line[512], name[256];
+	unsigned long long addr;
+	int cnt = 0;
+
+	out = calloc(n, sizeof(*out));
+	if (!f || !out)
+		goto out;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, " \n")] = 0;
+		if (strlen(line) >= sizeof(key.name))
+			continue;
+		strcpy(key.name, line);
+		hit = bsearch(&key, v, n, sizeof(*v), cmp_name);
+		if (hit && hit->id) {
+			out[cnt++] = *hit;
+			hit->id = 0;	/* listed twice: once */
+		}
+	}
+	fclose(f);
+	f = fopen("/proc/kallsyms", "r");
+	qsort(out, cnt, sizeof(*out), cmp_name);
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %*s %255s", &addr, name) != 2 || strlen(name) >= sizeof(key.name))
+			continue;
+		strcpy(key.name, name);
+		hit = bsearch(&key, out, cnt, sizeof(*out), cmp_name);
+		if (hit)
+			hit->addr = addr;
+	}
+	memcpy(v, out, cnt * sizeof(*v));
+out:
+	if (f)
+		fclose(f);
+	free(out);
+	return cnt;
+}
+
+/* Whether one link of @prog takes all of @f[0..cnt) */
+static bool takes(struct bpf_program *prog, const struct share_func *f, int cnt)
+{
+	uint32_t *ids = malloc(cnt * sizeof(*ids));
+	int fd = -ENOMEM;
+
+	for (int i = 0; ids && i < cnt; i++)
+		ids[i] = f[i].id;
+	if (ids)
+		fd = share_link(prog, ids, NULL, cnt);
+	free(ids);
+	if (fd >= 0)
+		close(fd);
+	return fd >= 0;
+}
+
+/* Keep the functions of @f[0..cnt) one link of @prog takes: halve what fails. */
+static int search(struct bpf_program *prog, struct share_func *f, int cnt)
+{
+	int a, b, half = cnt / 2;
+
+	if (!cnt || takes(prog, f, cnt))
+		return cnt;
+	if (cnt == 1)
+		return 0;
+	a = search(prog, f, half);
+	b = search(prog, f + half, cnt - half);
+	memmove(f + a, f + half, b * sizeof(*f));
+	return a + b;
+}
+
+static int search_chunks(struct bpf_program *prog, struct share_func *f, int cnt)
+{
+	int kept = 0, k;
+
+	if (takes(prog, f, cnt))
+		return cnt;
+	for (int i = 0; i < cnt; i += CHUNK) {
+		k = search(prog, f + i, cnt - i < CHUNK ? cnt - i : CHUNK);
+		memmove(f + kept, f + i, k * sizeof(*f));
+		kept += k;
+	}
+	return kept;
+}
+
+static struct bpf_program *prog(struct bpf_object *obj, const char *name)
+{
+	return bpf_object__find_program_by_name(obj, name);
+}
+
+/* The object, with the plain fentry program on @plain_target. */
+static struct bpf_object *load(const char *plain_target)
+{
+	struct bpf_object *obj = bpf_object__open_file("/share.bpf.o", NULL);
+	int err;
+
+	if (!obj) {
+		say("share FAILED (open /share.bpf.o: %s)", strerror(errno));
+		return NULL;
+	}
+	bpf_program__set_attach_target(prog(obj, "plain"), 0, plain_target);
+	err = bpf_object__load(obj);
+	if (err) {
+		say("share FAILED (load share.bpf.o: %s)", strerror(-err));
+		bpf_object__close(obj);
+		return NULL;
+	}
+	return obj;
+}
+
+static int prepare(struct share_ctx *c, const char *path)
+{
+	struct share_func *x;
+	double t0 = now();
+	int n = read_funcs(path, &c->f), sites;
+
+	if (n <= 0) {
+		say("share FAILED (no functions in %s)", path);
+		return -1;
+	}
+	qsort(c->f, n, sizeof(*c->f), cmp_name);
+	sites = ftrace_sites(c->f, n);
+	if (share_set(1))
+		return -1;
+	c->n = search_chunks(prog(c->obj, "count_entry"), c->f, sites);
+	/* fexit.multi: a subset of those, in the same order */
+	x = malloc(c->n * sizeof(*x));
+	if (!x)
+		return -1;
+	for (int i = 0; i < c->n; i++)
+		if (c->f[i].fexit)
+			x[c->xn++] = c->f[i];
+	c->xn = search_chunks(prog(c->obj, "count_exit"), x, c->xn);
+	c->ids = calloc(c->n, sizeof(*c->ids));
+	c->cookies = calloc(c->n, sizeof(*c->cookies));
+	c->syms = calloc(c->n, sizeof(*c->syms));
+	c->xids = calloc(c->xn, sizeof(*c->xids));
+	c->xcookies = calloc(c->xn, sizeof(*c->xcookies));
+	if (!c->ids || !c->cookies || !c->syms || !c->xids || !c->xcookies)
+		return -1;
+	for (int i = 0; i < c->n; i++) {
+		c->ids[i] = c->f[i].id;
+		c->cookies[i] = share_cookie(c->f[i].id);
+		c->syms[i] = c->f[i].name;
+	}
+	for (int i = 0; i < c->xn; i++) {
+		c->xids[i] = x[i].id;
+		c->xcookies[i] = share_cookie(x[i].id);
+	}
+	free(x);
+	say("share: %d functions of /funcs.txt, %d ftrace sites, %d taken by one fentry.multi link, %d by one fexit.multi link (%.1f s)",
+	    n, sites, c->n, c->xn, now() - t0);
+	return 0;
+}
+
+/*
+ * One attach and detach of both links over everything, the way the proofs
+ * attach them: what the kernel allocates once and keeps (share_proof.c,
+ * MEM_TOLERANCE_KB) is there before the proofs' memory baseline.
+ */
+static void warm_up(struct share_ctx *c)
+{
+	struct share_counts idle = { 0 }, got;
+	double t0 = now();
+	int le, lx;
+
+	if (share_set(1))
+		return;
+	/* one after the other, as the proof runs them (share_proof.c) */
+	le = share_link(prog(c->obj, "count_entry"), c->ids, NULL, c->n);
+	if (le >= 0)
+		close(le);
+	share_settle(&idle, &got, 90);
+	lx = share_link(prog(c->obj, "count_exit"), c->xids, NULL, c->xn);
+	if (lx >= 0)
+		close(lx);
+	share_settle(&idle, &got, 90);
+	say("share: warm-up (each link, sharing on): %s, %.1f s",
+	    le < 0 || lx < 0 ? strerror(-(le < 0 ? le : lx)) : "attached and detached", now() - t0);
+}
+
+void boot_share(const char *path)
+{
+	struct share_ctx c = { 0 };
+	double m0 = now();
+	uint64_t s0 = __rdtsc();
+	bool bench = !access("/share-bench", R_OK);
+	int kprobe_n = 0;
+	FILE *f;
+
+	/* the plain fentry's function: one the proof drives (share_proof.c) */
+	c.obj = load("ksys_fchown");
+	if (!c.obj || prepare(&c, path))
+		return;
+	/* the TSC rate against CLOCK_MONOTONIC (jiffies here: a long span) */
+	c.hz = (__rdtsc() - s0) / (now() - m0);
+	if (bench) {
+		/* /share-bench: empty, or N: only kprobe_multi over N functions */
+		f = fopen("/share-bench", "r");
+		if (f) {
+			if (fscanf(f, "%d", &kprobe_n) != 1)
+				kprobe_n = 0;
+			fclose(f);
+		}
+		share_bench(&c, kprobe_n);
+	} else {
+		warm_up(&c);
+		share_proof(&c, 1);
+		share_proof(&c, 0);
+	}
+	share_set(1);
+	bpf_object__close(c.obj);
+}

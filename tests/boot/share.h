@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * share.h - the guest's side of the shared trampoline image test
+ * (tests/boot-share.sh): share.c (the functions, the kernel's switch and
+ * counts, links), share_proof.c (make check), share_bench.c (bench/tramp).
+ * The patched 7.3 kernel's interface: /work/notes of the lead, in short:
+ *   /sys/module/kernel/parameters/bpf_tramp_share  0 off, 1 on (cookies
+ *                      looked up by call site), 2 on for equal cookies only
+ *   /sys/kernel/debug/bpf_tramp_stats  live images and bytes, shared ones,
+ *                      the stage times (TSC) of the last attach/detach
+ */
+#ifndef _SHARE_GUEST_H
+#define _SHARE_GUEST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <bpf/libbpf.h>
+
+/* One line of /funcs.txt (tests/boot-share.sh, from btfids models --all) */
+struct share_func {
+	uint32_t id;		/* BTF FUNC id in vmlinux */
+	char name[128];
+	int slots;		/* argument registers of its model */
+	int size[6];		/* bytes of the first 6 arguments (0: none) */
+	int ret_size;		/* bytes of the return value (0: void) */
+	char model[96];		/* the model as text: equal for one group */
+	int fexit;		/* 0: left out of the fexit.multi link */
+	uint64_t addr;		/* /proc/kallsyms */
+};
+
+#define SHARE_STAGES	8
+struct share_stages {
+	int cnt;		/* functions of the last operation of this kind */
+	int n;
+	char name[SHARE_STAGES][16];
+	uint64_t cycles[SHARE_STAGES];
+};
+
+enum { SHARE_ATTACH, SHARE_DETACH, SHARE_KATTACH, SHARE_KDETACH, SHARE_KINDS };
+
+struct share_stats {
+	long images, bytes;		/* live trampoline images, all kinds */
+	long shared, shared_bytes;	/* of which shared */
+	struct share_stages st[SHARE_KINDS];
+};
+
+/* What must be back after a detach. */
+struct share_counts {
+	struct share_stats s;
+	int ksyms;		/* bpf_trampoline_* symbols in /proc/kallsyms */
+	int ksyms_shared;	/* of which shared images' (share_shared_name()) */
+	int direct;		/* functions in /sys/kernel/tracing/enabled_functions */
+	int direct_shared;	/* of which call a shared image */
+	long memfree_kb;	/* /proc/meminfo MemFree */
+	long stack_kb;		/* KernelStack: the threads' stacks */
+	long slab_kb, percpu_kb, vmalloc_kb;	/* Slab, Percpu, VmallocUsed */
+};
+
+struct share_ctx {
+	struct bpf_object *obj;
+	struct share_func *f;	/* the attached functions, in attach order */
+	int n;			/* of them, taken by one fentry.multi link */
+	uint32_t *ids;		/* their BTF ids */
+	uint64_t *cookies;	/* their cookies */
+	const char **syms;	/* their names (kprobe_multi) */
+	uint32_t *xids;		/* those one fexit.multi link takes */
+	uint64_t *xcookies;
+	int xn;
+	double hz;		/* TSC rate */
+};
+
+/* Write @mode to bpf_tramp_share and read it back: 0, or -1 (said) */
+int share_set(int mode);
+/* /sys/kernel/debug/bpf_tramp_stats into @s: 0, or -errno */
+int share_stats(struct share_stats *s);
+/* The stats, kallsyms, enabled_functions and meminfo counts, now */
+void share_counts(struct share_counts *c);
+/* Whether kallsyms name @name is a shared image's (else per function) */
+bool share_shared_name(const char *name);
+/* The first few bpf_trampoline_* symbols of /proc/kallsyms, appended to @buf */
+void share_ksyms_list(char *buf, size_t size);
+/*
+ * Wait (up to @secs, polling; images are freed after RCU-tasks grace
+ * periods) until @done(@got, @arg): 0, or -1 when it never was.
+ */
+int share_wait(struct share_counts *got, double secs,
+	       bool (*done)(const struct share_counts *got, const void *arg), const void *arg);
+/* share_wait() for the counts (not the memory) of @want again */
+int share_settle(const struct share_counts *want, struct share_counts *got, double secs);
+/*
+ * A tracing_multi link of @prog (fentry.multi or fexit.multi: its expected
+ * attach type) over the BTF ids @ids[0..cnt), @cookies NULL or one each:
+ * its fd, or -errno
+ */
+int share_link(struct bpf_program *prog, const uint32_t *ids, const uint64_t *cookies,
+	       int cnt);
+/* A kprobe_multi link of @prog over the functions @syms: its fd, or -errno */
+int share_link_kprobe(struct bpf_program *prog, const char **syms, const uint64_t *cookies,
+		      int cnt);
+/* The counters map of share.bpf.c (enum share_counter) */
+uint64_t share_counter(struct share_ctx *c, uint32_t k);
+void share_counter_set(struct share_ctx *c, uint32_t k, uint64_t v);
+/* The attached function @name, or NULL */
+struct share_func *share_find(struct share_ctx *c, const char *name);
+/* The cookie the links give the function of BTF id @id (distinct for each) */
+uint64_t share_cookie(uint32_t id);
+
+/* The proof with bpf_tramp_share = @mode (share_proof.c); the bench */
+void share_proof(struct share_ctx *c, int mode);
+/*
+ * bench/tramp's measurements (share_bench.c): @kprobe_n 0 for tracing_multi
+ * sharing off and on and the run-time costs, N for one kprobe_multi attach
+ * and detach over the first N functions and nothing after it.
+ */
+void share_bench(struct share_ctx *c, int kprobe_n);
+
+#endif

@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * share_bench.c - what sharing trampoline images buys the patched 7.3
+ * kernel (bench/tramp; tests/boot-share.sh --bench), in one boot, but for
+ * kprobe_multi's attach and detach: one boot each, the boot's last act
+ * (share_bench()'s comment says why):
+ *
+ *   attach/detach  tracing_multi fentry over the first 100, 1,000, 10,000
+ *                  and all functions, sharing off (one image per function)
+ *                  and on, ROUNDS rounds, the order rotated each round,
+ *                  each link with a distinct cookie per function; and
+ *                  kprobe_multi (fprobe) over the same ones as the anchor
+ *   images         the images each built and their bytes (bpf_tramp_stats)
+ *   stages         where each attach and detach spent its time: the
+ *                  kernel's own stage boundaries (get_cycles()) of the last
+ *                  operation of each kind, medians over the rounds
+ *   run-time       a tight loop over getpgid(0): TSC a call with fentry.multi
+ *                  over __x64_sys_getpgid's group (the functions of its
+ *                  model) shared, per function, and kprobe_multi over the
+ *                  same functions, less the loop with nothing attached
+ * Times are TSC counts (the guest's CLOCK_MONOTONIC ticks in jiffies),
+ * in seconds by the TSC rate measured over the whole bench.
+ * The last lines are the images and run-time lines of bench/tramp's
+ * summary; the host makes the attach and detach lines from the rounds.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <x86intrin.h>
+
+#include "boot.h"
+#include "share.h"
+#include "share.bpf.h"
+
+#define ROUNDS		5
+#define LOOP		20000	/* getpgid calls a round */
+#define NSIZES		4
+
+enum { OFF, ON, KPROBE, NKINDS };
+static const char *const kind_name[NKINDS] = { "off", "on", "kprobe_multi" };
+
+struct sample {
+	double attach, detach;			/* TSC counts */
+	long images, bytes;			/* built by the attach */
+	struct share_stages st[2];		/* the kernel's attach, detach stages */
+};
+
+struct size_result {
+	int n;
+	struct sample s[NKINDS][ROUNDS];
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static struct bpf_program *prog(struct share_ctx *c, const char *name)
+{
+	return bpf_object__find_program_by_name(c->obj, name);
+}
+
+/* One attach and detach of @kind over the first @n functions into @s. */
+static int one(struct share_ctx *c, int kind, int n, struct sample *s)
+{
+	struct share_counts idle = { 0 }, base;
+	struct share_stats a, d;
+	uint64_t t0, t1;
+	int fd, k = kind == KPROBE ? SHARE_KATTACH : SHARE_ATTACH;
+
+	if (kind != KPROBE && share_set(kind == ON))
+		return -1;
+	/* each from no images: the last one's RCU-tasks frees done */
+	if (share_settle(&idle, &base, 90)) {
+		say("shared: bench FAILED (before %s over %d functions: %ld images, %d symbols, %d direct left)",
+		    kind_name[kind], n, base.s.images, base.ksyms, base.direct);
+		return -EBUSY;
+	}
+	t0 = __rdtsc();
+	fd = kind == KPROBE ? share_link_kprobe(prog(c, "count_kprobe"), c->syms, NULL, n) :
+			      share_link(prog(c, "count_entry"), c->ids, c->cookies, n);
+	t1 = __rdtsc();
+	if (fd < 0) {
+		say("shared: bench FAILED (%s over %d functions: %s)", kind_name[kind], n,
+		    strerror(-fd));
+		return fd;
+	}
+	s->attach = t1 - t0;
+	share_stats(&a);
+	t0 = __rdtsc();
+	close(fd);
+	t1 = __rdtsc();
+	s->detach = t1 - t0;
+	share_stats(&d);
+
+	s->images = a.images - base.s.images;
+	s->bytes = a.bytes - base.s.bytes;
+	s->st[0] = a.st[k];
+	s->st[1] = d.st[k + 1];
+	return 0;
+}
+
+/* one() into @res->s[@kind][@r], and a progress line */
+static int run_one(struct share_ctx *c, int kind, struct size_result *res, int r, double m0)
+{
+	struct sample *s = &res->s[kind][r];
+	int err = one(c, kind, res->n, s);
+
+	say("share: bench %s %d functions, round %d: attach %.1f, detach %.1f Mcycles (%.0f s)",
+	    kind_name[kind], res->n, r, s->attach / 1e6, s->detach / 1e6, now() - m0);
+	return err;
+}
+
+static double med_field(struct sample *v, int rounds, size_t off)
+{
+	double x[ROUNDS];
+
+	for (int r = 0; r < rounds; r++)
+		x[r] = *(double *)((char *)&v[r] + off);
+	return median(x, rounds);
+}
+
+/* "check 0.120 s, get 0.020 s, ...": each stage's median over the rounds */
+static void stages_text(struct sample *v, int rounds, int which, double hz, char *buf,
+			size_t size)
+{
+	const struct share_stages *st = &v[0].st[which];
+
+	buf[0] = 0;
+	for (int i = 0; i < st->n; i++) {
+		double x[ROUNDS];
+
+		for (int r = 0; r < rounds; r++)
+			x[r] = v[r].st[which].cycles[i];
+		append(buf, size, "%s %.4f s", st->name[i], median(x, rounds) / hz);
+	}
+	for (char *p = buf; (p = strstr(p, "; ")); p++)
+		*p = ',';
+}
+
+static void sizes(struct share_ctx *c, struct size_result *res, int *nres)
+{
+	static const int want[NSIZES] = { 100, 1000, 10000, 0 };
+
+	*nres = 0;
+	for (int i = 0; i < NSIZES; i++) {
+		int n = want[i] ? want[i] : c->n;
+
+		if (n > c->n || (!want[i] && c->n == res[*nres - 1].n))
+			continue;
+		res[(*nres)++].n = n;
+	}
+}
+
+/* Each getpgid(0) in a loop: TSC counts a call, the fastest of ROUNDS. */
+static double loop(void)
+{
+	double best = 0;
+
+	for (int r = 0; r < ROUNDS; r++) {
+		uint64_t t0 = __rdtsc();
+
+		for (int i = 0; i < LOOP; i++)
+			syscall(SYS_getpgid, 0);
+		double t = (double)(__rdtsc() - t0) / LOOP;
+
+		best = !r || t < best ? t : best;
+	}
+	return best;
+}
+
+/*
+ * The run-time cost a call: fentry.multi (count_entry) over the functions
+ * of __x64_sys_getpgid's model shared (@kind ON) or per function (OFF),
+ * kprobe_multi over the same; @cookies or not. TSC counts, runs a call.
+ */
+static double runtime(struct share_ctx *c, int kind, bool cookies, double *runs)
+{
+	struct share_func *target = share_find(c, "__x64_sys_getpgid");
+	uint32_t *ids = calloc(c->n, sizeof(*ids));
+	uint64_t *ck = calloc(c->n, sizeof(*ck)), r0;
+	const char **syms = calloc(c->n, sizeof(*syms));
+	int n = 0, fd;
+	double t = -1;
+
+	if (!target || !ids || !ck || !syms)
+		goto out;
+	for (int i = 0; i < c->n; i++) {
+		if (strcmp(c->f[i].model, target->model))
+			continue;
+		ids[n] = c->ids[i];
+		ck[n] = c->cookies[i];
+		syms[n++] = c->syms[i];
+	}
+	if (kind != KPROBE && share_set(kind == ON))
+		goto out;
+	fd = kind == KPROBE ?
+		share_link_kprobe(prog(c, "count_kprobe"), syms, cookies ? ck : NULL, n) :
+		share_link(prog(c, "count_entry"), ids, cookies ? ck : NULL, n);
+	if (fd < 0) {
+		say("shared: run-time FAILED (%s over %d functions: %s)", kind_name[kind], n,
+		    strerror(-fd));
+		goto out;
+	}
+	r0 = share_counter(c, SHARE_COUNT);
+	t = loop();
+	*runs = (double)(share_counter(c, SHARE_COUNT) - r0) / (ROUNDS * LOOP);
+	close(fd);
+	say("shared: run-time %s%s over %d functions of __x64_sys_getpgid's model: %.0f TSC a call, %.2f runs a call",
+	    kind_name[kind], cookies ? "" : " (no cookies)", n, t, *runs);
+out:
+	free(ids);
+	free(ck);
+	free(syms);
+	return t;
+}
+
+static void report_sizes(struct share_ctx *c, struct size_result *res, int nres, double hz)
+{
+	char buf[2][512];
+
+	for (int i = 0; i < nres; i++)
+		for (int k = OFF; k <= ON; k++) {
+			struct sample *v = res[i].s[k];
+			double im[ROUNDS], by[ROUNDS];
+
+			for (int r = 0; r < ROUNDS; r++) {
+				im[r] = v[r].images;
+				by[r] = v[r].bytes;
+			}
+			stages_text(v, ROUNDS, 0, hz, buf[0], sizeof(buf[0]));
+			stages_text(v, ROUNDS, 1, hz, buf[1], sizeof(buf[1]));
+			say("shared: stages %d functions %s: attach %.4f s (%s); detach %.4f s (%s); images %.0f (%.0f bytes)",
+			    res[i].n, kind_name[k], med_field(v, ROUNDS, offsetof(struct sample, attach)) / hz,
+			    buf[0], med_field(v, ROUNDS, offsetof(struct sample, detach)) / hz, buf[1],
+			    median(im, ROUNDS), median(by, ROUNDS));
+		}
+	(void)c;
+}
+
+/*
+ * The images and run-time lines of bench/tramp; its attach and detach
+ * lines are the host's (tests/boot-share.sh), from the round lines of this
+ * boot and of the kprobe_multi boots
+ */
+static void summary(struct size_result *res, int nres, const double *rt, double hz)
+{
+	struct size_result *all = &res[nres - 1];
+	double im[2][ROUNDS], by[2][ROUNDS];
+
+	for (int k = 0; k < 2; k++)
+		for (int r = 0; r < ROUNDS; r++) {
+			im[k][r] = all->s[k][r].images;
+			by[k][r] = all->s[k][r].bytes;
+		}
+	say("shared: images: on %.0f (%.0f bytes), off %.0f (%.0f bytes)",
+	    median(im[ON], ROUNDS), median(by[ON], ROUNDS), median(im[OFF], ROUNDS),
+	    median(by[OFF], ROUNDS));
+	say("shared: run-time a call: per-function %.1f ns, shared %.1f ns, kprobe_multi %.1f ns; shared/per-function %.3f",
+	    rt[OFF] * 1e9 / hz, rt[ON] * 1e9 / hz, rt[KPROBE] * 1e9 / hz, rt[ON] / rt[OFF]);
+}
+
+void share_bench(struct share_ctx *c, int kprobe_n)
+{
+	struct size_result *res = calloc(NSIZES, sizeof(*res));
+	double m0 = now(), base, rt[NKINDS], runs, hz, nock;
+	uint64_t s0 = __rdtsc();
+	int nres, err = 0;
+
+	if (!res)
+		return;
+	sizes(c, res, &nres);
+	/*
+	 * kprobe_multi: one attach and detach a boot, the boot's last, over N
+	 * functions: after a kprobe_multi detach over 1,000 or more functions
+	 * this 7.3-rc7 kernel calls NULL from the next traced call on, sharing
+	 * and tables on or off (README, Shared trampoline images)
+	 */
+	if (kprobe_n) {
+		struct size_result one = { .n = kprobe_n > c->n ? c->n : kprobe_n };
+
+		err = run_one(c, KPROBE, &one, 0, m0);
+		say("shared: bench kprobe_multi %d functions %s", one.n, err ? "FAILED" : "done");
+		free(res);
+		return;
+	}
+	for (int i = 0; i < nres && !err; i++) {
+		for (int r = 0; r < ROUNDS && !err; r++)
+			for (int j = 0; j < 2 && !err; j++)
+				err = run_one(c, (j + r) % 2, &res[i], r, m0);
+		say("share: bench %d functions: %d rounds done, %.0f s", res[i].n, ROUNDS,
+		    now() - m0);
+	}
+	if (err) {
+		say("shared: bench FAILED (%s)", strerror(-err));
+		free(res);
+		return;
+	}
+	base = loop();
+	say("shared: run-time nothing attached: %.0f TSC a getpgid(0)", base);
+	/* kprobe_multi last: over a few functions, but after it nothing */
+	for (int k = 0; k < NKINDS; k++)
+		if (k != KPROBE)
+			rt[k] = runtime(c, k, true, &runs) - base;
+	nock = runtime(c, ON, false, &runs) - base;
+	hz = (__rdtsc() - s0) / (now() - m0);
+	say("shared: bench %d rounds, TSC %.1f MHz, %.0f s; shared without cookies %.1f ns a call",
+	    ROUNDS, hz / 1e6, now() - m0, nock * 1e9 / hz);
+	report_sizes(c, res, nres, hz);
+	rt[KPROBE] = runtime(c, KPROBE, true, &runs) - base;
+	summary(res, nres, rt, hz);
+	free(res);
+}

@@ -1,0 +1,675 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * share_proof.c - the booted kernel proves its shared trampoline images
+ * (make check: tests/boot-share.sh), once with sharing on (mode 1: cookies
+ * looked up by call site at run time) and once off (mode 0, mainline):
+ *
+ *   - one fentry.multi link (share.bpf.c) over every function one link
+ *     takes, then one fexit.multi link over every function one takes, each
+ *     function with its own cookie (from its BTF id); one after the other:
+ *     the two at once crash this 7.3-rc7 tree, sharing off too (README);
+ *   - the programs check every run: bpf_get_func_ip() must be an attached
+ *     function's /proc/kallsyms address, bpf_get_attach_cookie() the one
+ *     given for it, bpf_get_func_arg_cnt() its model's argument registers
+ *     (btfids models on the host: an independent count);
+ *   - the guest calls functions with arguments it chose (syscalls and the
+ *     paths they take) and checks each one's arguments and return value,
+ *     on entry (the fentry link) and exit (the fexit link), and that each
+ *     ran exactly once;
+ *   - the kernel's counts: one /proc/kallsyms symbol per image, one ftrace
+ *     direct entry per function; with sharing on every image is shared;
+ *   - a plain fentry on a function of a shared group: both programs run, the
+ *     group keeps its image, the function gets one of its own; after its
+ *     detach, the function is back in the group's image;
+ *   - after the detach the counts and free memory are back.
+ * Lines: "shared: check <on|off>, <link>: <what>: ok|FAILED (<why>)", then
+ * "shared: proof: <F> functions attached, <H> hits checked, <W> wrong (sharing on|off)".
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "boot.h"
+#include "share.h"
+#include "share.bpf.h"
+
+/*
+ * Free memory after the detach: the first attach of a boot leaves behind
+ * what the kernel keeps for the next one (measured here: a 2 MB area of
+ * BPF code, "unpurged vm_area" in /proc/vmallocinfo, kworkers' stacks,
+ * slab; MemFree 2.5 MB lower), so boot_share() warms up first (one
+ * attach and detach of each link). After that, measured here: within
+ * 0.15 MB, but once 2.1 MB lower after the first phase (VmallocUsed
+ * +2048 kB, nothing new in /proc/vmallocinfo: one more 2 MB area of BPF
+ * code kept for reuse, a step the link order decides). So 2.5 MB: the
+ * images themselves are judged by the counts (images, bytes, symbols,
+ * direct entries back to zero); this catches more than one area kept, or
+ * a leak beside them (sharing off: 3.7 MB of images).
+ */
+#define MEM_TOLERANCE_KB	2560
+#define SETTLE_SECS		90.0	/* RCU-tasks frees of 34,000 images under TCG */
+
+/*
+ * The proof runs the fentry.multi link over every function, then the
+ * fexit.multi link over every function: both at once crash this tree
+ * (README, Shared trampoline images), sharing off too
+ */
+enum { ENTRY = 1, EXIT = 2 };
+
+struct proof {
+	struct share_ctx *c;
+	const char *mode;
+	const char *link;	/* the phase's link: "fentry.multi" or "fexit.multi" */
+	unsigned int sides;	/* ENTRY or EXIT */
+	int n;			/* functions the phase's link is over */
+	double t0;
+	long hits, wrong;
+	int fd_map;
+	int file, dir;		/* the drives' file and its folder */
+	char buf[0x2000];
+};
+
+static void check(struct proof *p, bool ok, const char *what, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void check(struct proof *p, bool ok, const char *what, const char *fmt, ...)
+{
+	char why[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	say("shared: check %s, %s: %s: %s (%s) [%.0f s]", p->mode, p->link, what,
+	    ok ? "ok" : "FAILED", why, now() - p->t0);
+}
+
+static char *slurp(const char *path)
+{
+	size_t n = 0, cap = 1 << 16;
+	char *buf = malloc(cap), *x;
+	FILE *f = fopen(path, "r");
+	size_t r;
+
+	if (!f || !buf) {
+		if (f)
+			fclose(f);
+		free(buf);
+		return NULL;
+	}
+	while ((r = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+		n += r;
+		if (n + 1 == cap && (x = realloc(buf, cap *= 2)))
+			buf = x;
+		else if (n + 1 == cap)
+			break;
+	}
+	buf[n] = 0;
+	fclose(f);
+	return buf;
+}
+
+/* The lines of /proc/vmallocinfo that @before did not have, into @buf */
+static void vmalloc_new(const char *before, char *buf, size_t size)
+{
+	char *now = slurp("/proc/vmallocinfo"), *line, *save = NULL;
+
+	if (!now || !before)
+		return;
+	for (line = strtok_r(now, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (!strstr(before, line))
+			append(buf, size, "%s", line);
+	free(now);
+}
+
+static int rec(struct proof *p, const struct share_func *f, struct share_rec *r)
+{
+	memset(r, 0, sizeof(*r));
+	return bpf_map_lookup_elem(p->fd_map, &f->addr, r);
+}
+
+/* Every attached function in the map, its expected cookie and count. */
+static int fill(struct proof *p)
+{
+	struct share_ctx *c = p->c;
+	struct share_rec *v = calloc(c->n, sizeof(*v));
+	uint64_t *keys = calloc(c->n, sizeof(*keys));
+	uint32_t cnt = c->n;
+	int err;
+
+	if (!v || !keys) {
+		free(v);
+		free(keys);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < c->n; i++) {
+		keys[i] = c->f[i].addr;
+		v[i].want_cookie = c->cookies[i];
+		v[i].want_nargs = c->f[i].slots;
+	}
+	err = bpf_map_update_batch(p->fd_map, keys, v, &cnt, NULL);
+	free(v);
+	free(keys);
+	return err ? -errno : 0;
+}
+
+static uint64_t mask(int size)
+{
+	return size >= 8 || size <= 0 ? ~0ULL : (1ULL << 8 * size) - 1;
+}
+
+/*
+ * One call whose arguments and return value the guest chose: @call makes
+ * it and gives the return value it saw; @want the arguments, @known which
+ * of them the guest knows (bit i: argument i).
+ */
+struct drive {
+	const char *func;
+	long (*call)(struct proof *p, uint64_t *want, unsigned int *known);
+};
+
+#define FILE_BYTES	0x1357
+#define SEEK_TO		0x1111
+#define READ_BYTES	0x123
+#define PREAD_BYTES	0x135
+#define PREAD_AT	0x777
+#define PWRITE_BYTES	0x99
+#define PWRITE_AT	0x2000
+#define TRUNC_TO	0x4321
+#define OWNER		1234
+#define GROUP		5678
+#define DUP_TO		77
+#define DUPFD_FROM	200
+#define MODE		0640
+
+#define ARGS(...) do { uint64_t a_[] = { __VA_ARGS__ }; memcpy(want, a_, sizeof(a_)); } while (0)
+
+static long d_write(struct proof *p, uint64_t *want, unsigned int *known)
+{
+	ARGS(p->file, (uintptr_t)p->buf, FILE_BYTES);
+	*known = 7;
+	return write(p->file, p->buf, FILE_BYTES);
+}
+
+static long d_llseek(struct proof *p, uint64_t *want, unsigned int *known)
+{
+	ARGS(0, SEEK_TO, SEEK_SET);
+	*known = 6;
+	return lseek(p->file, SEEK_TO, SEEK_SET);
+}
+
+static long d_read(struct proof *p, uint64_t *want, unsigned int *known)
+{
+	ARGS(p->file, (uintptr_t)p->buf, READ_BYTES);
+	*known = 7;
+	return read(p->file, p->buf, READ_BYTES);
+}
+
+static long d_pread(struct proof *p, uint64_t *want, unsigned int *known)
+{
+	ARGS(p->file, (uintptr_t)p->buf, PREAD_BYTES, PREAD_AT);
+	*known = 15;
+	return pread(p->file, p->buf, PREAD_BYTES, PREAD_AT);
+}
+
+static long d_pwrite(struct proof *p, uint64_t *want, unsigned int *known)
+{
+	ARGS(p->file, (uintptr_t)p->buf, PWRITE_BYTES, PWRITE_AT);
+	*known = 15;
+	return pwrite(p->file, p->buf, PWRITE_BYTES, PWRITE_AT);
+}
+
+static long d_ftruncate(struct proof *p, uint64_t *want, unsigned int *known)
+{
+	ARGS(p->file, TRUNC_TO, 0);
+	*known = 7;
+	return ftruncate(p->file, TRUNC_TO);
+}
+
+static long d_fchown(struct proof *p, uint64_t *want, unsigned int *known)
+{
+	ARGS(p->file, OWNER, GROUP);
+	*known = 7;
+	return fchown(p->file, OWNER, GROUP);
+}
+
+static long d_fdatasync(struct proof *p, uint64_t *want, unsigned int *known)
+{
+	ARGS(p->file, 1);
+	*known = 3;
+	return fdatasync(p->file);
+}
+
+static long d_dup3(struct proof *p, uint64_t *want, unsigned int *known)
+{
+	ARGS(p->file, DUP_TO, O_CLOEXEC);
+	*known = 7;
+	return dup3(p->file, DUP_TO, O_CLOEXEC);
+}
+
+static long d_dupfd(struct proof *p, uint64_t *want, unsigned int *known)
+{
+	ARGS(DUPFD_FROM, 0, 0);
+	*known = 5;
+	return fcntl(p->file, F_DUPFD, DUPFD_FROM);
+}
+
+static const char share_file[] = "share-file";
+
+static long d_openat(struct proof *p, uint64_t *want, unsigned int *known)
+{
+	ARGS(p->dir, (uintptr_t)share_file);
+	*known = 3;
+	return openat(p->dir, share_file, O_RDONLY);
+}
+
+static long d_fchmodat(struct proof *p, uint64_t *want, unsigned int *known)
+{
+	ARGS(p->dir, (uintptr_t)share_file, MODE, 0);
+	*known = 15;
+	return syscall(SYS_fchmodat, p->dir, share_file, MODE);
+}
+
+static long d_prlimit(struct proof *p, uint64_t *want, unsigned int *known)
+{
+	struct rlimit old;
+
+	(void)p;
+	ARGS(0, RLIMIT_NOFILE, 0);
+	*known = 6;
+	return prlimit(0, RLIMIT_NOFILE, NULL, &old);
+}
+
+static long d_getpgid(struct proof *p, uint64_t *want, unsigned int *known)
+{
+	(void)p;
+	(void)want;
+	*known = 0;
+	return syscall(SYS_getpgid, 0);
+}
+
+static const struct drive drives[] = {
+	{ "ksys_write", d_write },		/* fd, buf, count */
+	{ "vfs_llseek", d_llseek },		/* file, offset, whence */
+	{ "ksys_read", d_read },
+	{ "ksys_pread64", d_pread },		/* fd, buf, count, pos */
+	{ "ksys_pwrite64", d_pwrite },
+	{ "ksys_ftruncate", d_ftruncate },	/* fd, length, flags */
+	{ "ksys_fchown", d_fchown },		/* fd, user, group */
+	{ "do_fsync", d_fdatasync },		/* fd, datasync */
+	{ "ksys_dup3", d_dup3 },		/* oldfd, newfd, flags */
+	{ "f_dupfd", d_dupfd },			/* from, file, flags */
+	{ "do_sys_openat2", d_openat },		/* dfd, filename, how */
+	{ "do_fchmodat", d_fchmodat },		/* dfd, filename, mode, flags */
+	{ "do_prlimit", d_prlimit },		/* tsk, resource, new, old */
+	{ "__x64_sys_getpgid", d_getpgid },	/* regs */
+};
+
+static bool in_exits(struct share_ctx *c, uint32_t id)
+{
+	for (int i = 0; i < c->xn; i++)
+		if (c->xids[i] == id)
+			return true;
+	return false;
+}
+
+/* One drive: the function ran once on entry (and exit) with our values. */
+static int drive_one(struct proof *p, const struct drive *d, char *why, size_t size)
+{
+	struct share_func *f = share_find(p->c, d->func);
+	struct share_rec r0, r1;
+	uint64_t want[SHARE_ARGS] = { 0 };
+	unsigned int known = 0;
+	int wrong = 0, sides;
+	long ret;
+
+	if (!f)
+		return -1;	/* not attached: said by the caller */
+	if (p->sides == EXIT && !in_exits(p->c, f->id))
+		return -1;	/* not in the fexit link: said by the caller */
+	sides = p->sides == EXIT ? 2 : 1;
+	rec(p, f, &r0);
+	ret = d->call(p, want, &known);
+	if (rec(p, f, &r1)) {
+		append(why, size, "%s: not in the map", d->func);
+		return 1;
+	}
+	for (int s = p->sides == EXIT; s < sides; s++) {
+		const struct share_side *b = &r0.side[s], *a = &r1.side[s];
+		const char *side = s ? "exit" : "entry";
+
+		if (a->own - b->own != 1) {
+			wrong++;
+			append(why, size, "%s %s ran %llu times", d->func, side,
+			       (unsigned long long)(a->own - b->own));
+			continue;
+		}
+		for (int i = 0; i < SHARE_ARGS && i < f->slots; i++) {
+			uint64_t m = mask(f->size[i]);
+
+			if (!(known >> i & 1) || (a->args[i] & m) == (want[i] & m))
+				continue;
+			wrong++;
+			append(why, size, "%s %s arg%d 0x%llx, not 0x%llx", d->func, side, i,
+			       (unsigned long long)(a->args[i] & m),
+			       (unsigned long long)(want[i] & m));
+		}
+		if (s && (a->ret & mask(f->ret_size)) != ((uint64_t)ret & mask(f->ret_size))) {
+			wrong++;
+			append(why, size, "%s returned 0x%llx, the syscall gave 0x%llx", d->func,
+			       (unsigned long long)(a->ret & mask(f->ret_size)),
+			       (unsigned long long)((uint64_t)ret & mask(f->ret_size)));
+		}
+	}
+	return wrong;
+}
+
+static void drive_all(struct proof *p)
+{
+	char why[1024] = "", missing[512] = "";
+	int done = 0, wrong = 0, w;
+
+	p->dir = open("/", O_DIRECTORY | O_RDONLY);
+	p->file = openat(p->dir, share_file, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	memset(p->buf, 0x5a, sizeof(p->buf));
+	for (size_t i = 0; i < sizeof(drives) / sizeof(drives[0]); i++) {
+		w = drive_one(p, &drives[i], why, sizeof(why));
+		if (w < 0) {
+			append(missing, sizeof(missing), "%s", drives[i].func);
+			continue;
+		}
+		done++;
+		wrong += w;
+	}
+	close(DUP_TO);
+	close(DUPFD_FROM);
+	close(p->file);
+	close(p->dir);
+	unlink("/share-file");
+	p->wrong += wrong;
+	check(p, !wrong && done >= 10, "chosen arguments and return values",
+	      "%d functions driven, %d wrong%s%s%s%s", done, wrong, why[0] ? ": " : "", why,
+	      missing[0] ? "; not attached: " : "", missing);
+}
+
+/* Some of everything: files, /proc, memory, a child process. */
+static void exercise(void)
+{
+	char buf[4096];
+	struct stat st;
+	int fd, pfd[2];
+	pid_t pid;
+	void *m;
+
+	for (int i = 0; i < 2; i++) {
+		fd = open(i & 1 ? "/proc/self/status" : "/proc/meminfo", O_RDONLY);
+		if (fd >= 0) {
+			while (read(fd, buf, sizeof(buf)) > 0)
+				;
+			close(fd);
+		}
+		stat("/init", &st);
+		getppid();
+		m = mmap(NULL, 1 << 16, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m != MAP_FAILED) {
+			memset(m, 1, 1 << 16);
+			munmap(m, 1 << 16);
+		}
+		if (!pipe(pfd)) {
+			if (write(pfd[1], "x", 1) == 1 && read(pfd[0], buf, 1) < 0)
+				break;
+			close(pfd[0]);
+			close(pfd[1]);
+		}
+	}
+	pid = fork();
+	if (!pid)
+		_exit(0);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+}
+
+/* Every function's record: hits, the programs' own per-run checks. */
+static void collect(struct proof *p)
+{
+	struct share_ctx *c = p->c;
+	long hits = 0, wrong = 0, funcs_hit = 0;
+	char why[512] = "";
+	struct share_rec r;
+	uint64_t stray;
+
+	for (int i = 0; i < c->n; i++) {
+		if (rec(p, &c->f[i], &r)) {
+			wrong++;
+			append(why, sizeof(why), "%s: not in the map", c->f[i].name);
+			continue;
+		}
+		funcs_hit += r.side[0].hits || r.side[1].hits;
+		for (int s = 0; s < 2; s++) {
+			const struct share_side *x = &r.side[s];
+
+			hits += x->hits;
+			wrong += x->bad_cookie + x->bad_nargs;
+			if (x->bad_cookie || x->bad_nargs)
+				append(why, sizeof(why), "%s %s: %llu wrong cookies (last 0x%llx, want 0x%llx), %llu wrong counts (last %llu, want %llu)",
+				       c->f[i].name, s ? "exit" : "entry",
+				       (unsigned long long)x->bad_cookie, (unsigned long long)x->cookie,
+				       (unsigned long long)r.want_cookie,
+				       (unsigned long long)x->bad_nargs, (unsigned long long)x->nargs,
+				       (unsigned long long)r.want_nargs);
+		}
+	}
+	stray = share_counter(c, SHARE_STRAY_HITS);
+	if (stray)
+		append(why, sizeof(why), "%llu runs for an address not attached (last 0x%llx)",
+		       (unsigned long long)stray,
+		       (unsigned long long)share_counter(c, SHARE_STRAY_IP));
+	wrong += stray;
+	p->hits += hits;
+	p->wrong += wrong;
+	check(p, !wrong && funcs_hit > 100, "every run: ip, cookie, argument count",
+	      "%ld runs of %ld functions, %ld wrong%s%s", hits, funcs_hit, wrong,
+	      why[0] ? ": " : "", why);
+}
+
+static void images(struct proof *p, const struct share_counts *b, const struct share_counts *a,
+		   bool on)
+{
+	long im = a->s.images - b->s.images, sh = a->s.shared - b->s.shared;
+	int ks = a->ksyms - b->ksyms, kss = a->ksyms_shared - b->ksyms_shared;
+	int direct = a->direct - b->direct, dsh = a->direct_shared - b->direct_shared;
+
+	check(p, ks == im && kss == sh, "one /proc/kallsyms symbol per image",
+	      "%ld images (%ld shared), %d bpf_trampoline_* symbols (%d of shared images)",
+	      im, sh, ks, kss);
+	check(p, on ? sh == im && im > 0 && im < p->n : sh == 0 && im == p->n,
+	      on ? "every image shared, fewer than functions" : "one image per function",
+	      "%ld images of %ld bytes for %d functions, %ld shared", im,
+	      a->s.bytes - b->s.bytes, p->n, sh);
+	check(p, direct == p->n && dsh == (on ? direct : 0),
+	      on ? "one ftrace direct entry per function, each to a shared image" :
+		   "one ftrace direct entry per function",
+	      "%d new functions in enabled_functions for %d, %d of them to a shared image",
+	      direct, p->n, dsh);
+}
+
+static bool idle(const struct share_counts *got, const void *arg)
+{
+	(void)arg;
+	return !got->s.images && !got->ksyms && !got->direct;
+}
+
+struct attached {
+	const struct share_counts *base;
+	int n;
+	bool on;
+};
+
+/* The images of the first link's attach freed: what the checks judge */
+static bool settled(const struct share_counts *got, const void *arg)
+{
+	const struct attached *a = arg;
+	long im = got->s.images - a->base->s.images;
+
+	return im == (a->on ? got->s.shared - a->base->s.shared : a->n) &&
+	       got->ksyms - a->base->ksyms == im;
+}
+
+/* The plain fentry's function, drive it once; both programs ran. */
+static void plain(struct proof *p, bool on)
+{
+	struct bpf_program *pp = bpf_object__find_program_by_name(p->c->obj, "plain");
+	struct share_func *f = share_find(p->c, "ksys_fchown");
+	struct share_counts c0, c1, c2;
+	struct share_rec r0, r1, r2;
+	uint64_t h0, h1, h2, ip;
+	struct bpf_link *l;
+	int members = 0, s = p->sides == EXIT;
+
+	if (!f) {
+		check(p, false, "a plain fentry in a shared group", "ksys_fchown not attached");
+		return;
+	}
+	for (int i = 0; i < p->c->n; i++)
+		members += !strcmp(p->c->f[i].model, f->model);
+	share_counts(&c0);
+	rec(p, f, &r0);
+	h0 = share_counter(p->c, SHARE_PLAIN_HITS);
+	l = bpf_program__attach(pp);
+	if (!l) {
+		check(p, false, "a plain fentry in a shared group", "attach: %s", strerror(errno));
+		return;
+	}
+	share_counts(&c1);
+	share_counter_set(p->c, SHARE_RECORD, 1);
+	fchown(0, OWNER, GROUP);
+	share_counter_set(p->c, SHARE_RECORD, 0);
+	h1 = share_counter(p->c, SHARE_PLAIN_HITS);
+	ip = share_counter(p->c, SHARE_PLAIN_IP);
+	rec(p, f, &r1);
+	bpf_link__destroy(l);
+	share_settle(&c0, &c2, SETTLE_SECS);
+	share_counter_set(p->c, SHARE_RECORD, 1);
+	fchown(0, OWNER, GROUP);
+	share_counter_set(p->c, SHARE_RECORD, 0);
+	h2 = share_counter(p->c, SHARE_PLAIN_HITS);
+	rec(p, f, &r2);
+	check(p, h1 - h0 == 1 && ip == f->addr && r1.side[s].own - r0.side[s].own == 1,
+	      "a plain fentry and the multi link both run",
+	      "ksys_fchown (%d of its model): plain ran %llu times at 0x%llx (0x%llx), %s %llu",
+	      members, (unsigned long long)(h1 - h0), (unsigned long long)ip,
+	      (unsigned long long)f->addr, p->link,
+	      (unsigned long long)(r1.side[s].own - r0.side[s].own));
+	if (on)
+		check(p, c1.s.shared == c0.s.shared && c1.s.images == c0.s.images + 1 &&
+		      c1.ksyms == c0.ksyms + 1 && members > 1,
+		      "the group keeps its image, the function gets one of its own",
+		      "shared images %ld -> %ld, images %ld -> %ld, symbols %d -> %d",
+		      c0.s.shared, c1.s.shared, c0.s.images, c1.s.images, c0.ksyms, c1.ksyms);
+	check(p, c2.s.images == c0.s.images && c2.s.shared == c0.s.shared &&
+	      c2.ksyms == c0.ksyms && h2 == h1 && r2.side[s].own - r1.side[s].own == 1,
+	      "after the plain detach the function is back in its image",
+	      "images %ld, shared %ld, symbols %d (before the plain fentry %ld, %ld, %d); plain ran %llu more, %s %llu",
+	      c2.s.images, c2.s.shared, c2.ksyms, c0.s.images, c0.s.shared, c0.ksyms,
+	      (unsigned long long)(h2 - h1), p->link,
+	      (unsigned long long)(r2.side[s].own - r1.side[s].own));
+}
+
+/* One link over its functions: attach, drive, check, detach, counts back. */
+static void proof_phase(struct proof *p, int mode)
+{
+	struct share_ctx *c = p->c;
+	bool entry = p->sides == ENTRY;
+	struct share_counts base, att, end;
+	char left[256], vm[512], *vmalloc0;
+	struct bpf_program *prog;
+	double t0, t1;
+	int l, err;
+
+	prog = bpf_object__find_program_by_name(c->obj, entry ? "proof_entry" : "proof_exit");
+	p->n = entry ? c->n : c->xn;
+	/* a fresh map: this phase's runs only */
+	err = fill(p);
+	if (!err)
+		err = share_set(mode);
+	/* no links: the last one's images freed (RCU tasks) */
+	left[0] = 0;
+	if (share_wait(&base, SETTLE_SECS, idle, NULL))
+		share_ksyms_list(left, sizeof(left));
+	vmalloc0 = slurp("/proc/vmallocinfo");
+	check(p, !left[0], "no images before the attach", "images %ld, symbols %d, direct %d%s%s",
+	      base.s.images, base.ksyms, base.direct, left[0] ? "; left: " : "", left);
+	t0 = now();
+	l = err ? err : entry ? share_link(prog, c->ids, c->cookies, c->n) :
+				 share_link(prog, c->xids, c->xcookies, c->xn);
+	t1 = now();
+	check(p, l >= 0, "attach", "%s over %d functions %.1f s%s%s", p->link, p->n, t1 - t0,
+	      l < 0 ? ": " : "", l < 0 ? strerror(-l) : "");
+	if (l < 0) {
+		p->wrong++;
+		free(vmalloc0);
+		return;
+	}
+	share_wait(&att, SETTLE_SECS, settled, &(struct attached){ &base, p->n, mode });
+	images(p, &base, &att, mode);
+	share_counter_set(c, SHARE_RECORD, 1);
+	drive_all(p);
+	exercise();
+	share_counter_set(c, SHARE_RECORD, 0);
+	plain(p, mode);
+	collect(p);
+	t0 = now();
+	close(l);
+	t1 = now();
+	err = share_settle(&base, &end, SETTLE_SECS);
+	left[0] = 0;
+	if (err)
+		share_ksyms_list(left, sizeof(left));
+	check(p, !err, "the counts are back after the detach",
+	      "images %ld (%ld bytes), shared %ld, symbols %d, direct %d; before %ld (%ld), %ld, %d, %d; detach %.1f s, settled %.1f s later%s%s",
+	      end.s.images, end.s.bytes, end.s.shared, end.ksyms, end.direct, base.s.images,
+	      base.s.bytes, base.s.shared, base.ksyms, base.direct, t1 - t0, now() - t1,
+	      left[0] ? "; left: " : "", left);
+	vm[0] = 0;
+	if (end.vmalloc_kb != base.vmalloc_kb)
+		vmalloc_new(vmalloc0, vm, sizeof(vm));
+	check(p, labs(end.memfree_kb - base.memfree_kb) <= MEM_TOLERANCE_KB,
+	      "free memory is back",
+	      "MemFree %ld kB, before %ld kB, with the link %ld kB; KernelStack %+ld kB, Slab %+ld kB, Percpu %+ld kB, VmallocUsed %+ld kB%s%s",
+	      end.memfree_kb, base.memfree_kb, att.memfree_kb, end.stack_kb - base.stack_kb,
+	      end.slab_kb - base.slab_kb, end.percpu_kb - base.percpu_kb,
+	      end.vmalloc_kb - base.vmalloc_kb, vm[0] ? "; new in vmallocinfo: " : "", vm);
+	free(vmalloc0);
+}
+
+void share_proof(struct share_ctx *c, int mode)
+{
+	struct proof *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return;
+	p->c = c;
+	p->mode = mode ? "on" : "off";
+	p->t0 = now();
+	p->fd_map = bpf_map__fd(bpf_object__find_map_by_name(c->obj, "funcs"));
+	p->sides = ENTRY;
+	p->link = "fentry.multi";
+	proof_phase(p, mode);
+	p->sides = EXIT;
+	p->link = "fexit.multi";
+	proof_phase(p, mode);
+	say("shared: proof: %d functions attached, %ld hits checked, %ld wrong (sharing %s)",
+	    c->n, p->hits, p->wrong, p->mode);
+	say("share: proof with sharing %s: %.0f s", p->mode, now() - p->t0);
+	free(p);
+}

@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""tramp_table.py - the host side of tests/boot/tramp.c (tests/boot-tramp.sh):
+the v2 trampoline table of a vmlinux read from its bytes by
+tests/tramp2_check.py's reader (not btfids'), and the altered images.
+
+  list VMLINUX OUT   write OUT for the guest, "id name class attachable
+                     distilled" a function, in func_id order; print
+                     "nr_funcs nr_classes size crc32 refused_funcs
+                     refused_classes probe_class probe_funcs"
+                     (crc32: zlib's, of the .BTF section, as 8 hex digits;
+                     probe_class: the attachable class the probe alters)
+  alter VMLINUX crc  flip the header's btf_crc32: a table of another .BTF
+  alter VMLINUX class K
+                     mark class K not attachable, reason too-many-slots (an
+                     arch's refusal: it stays distilled), no locations: the
+                     table stays valid and its crc32 right (it covers .BTF)
+
+The layout is the note's (issue 18, "Trampoline table format v2"); the
+section's file offset comes from readelf, its bytes from objcopy.
+Exits 1 with a message naming the file when the table is not readable.
+"""
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+import btf7_check  # noqa: E402
+import tramp2_check  # noqa: E402
+
+CRC_OFF = 8		# struct btf_tramp2_hdr.btf_crc32
+ATTACHABLE = 28		# struct btf_tramp_class.attachable, then reason
+LOC = 32		# struct btf_tramp_class.loc[12][2]
+TOO_MANY_SLOTS = tramp2_check.REASONS.index('too-many-slots')
+PROBE_MAX = 64		# functions of the probe class at most: each is tried alone
+
+
+def section(vmlinux, name):
+    """The bytes of section @name (empty when it has none)."""
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, 'section')
+        r = subprocess.run(['objcopy', '-O', 'binary', '--only-section=' + name, vmlinux, out],
+                           capture_output=True, text=True)
+        if r.returncode or not os.path.exists(out):
+            sys.exit('%s: objcopy cannot read it: %s' % (vmlinux, r.stderr.strip()))
+        return open(out, 'rb').read()
+
+
+def section_offset(vmlinux, name):
+    out = subprocess.run(['readelf', '-SW', vmlinux], capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        f = line.replace('[ ', '[').split()
+        if len(f) > 5 and f[1] == name:
+            return int(f[4], 16)
+    sys.exit('%s: no %s section' % (vmlinux, name))
+
+
+def probe_class(model, cls, max_slots):
+    """The attachable class of most functions, PROBE_MAX at most, below
+    max_slots (so the altered table's max_slots stays true); the first
+    such in class order."""
+    count = [0] * len(model)
+    for c in cls:
+        count[c] += 1
+    best = None
+    for k, m in enumerate(model):
+        if (m['attachable'] and m['nr_slots'] < max_slots and count[k] <= PROBE_MAX and
+                (best is None or count[k] > count[best])):
+            best = k
+    return best, count[best] if best is not None else 0
+
+
+def do_list(vmlinux, out):
+    t, btf = section(vmlinux, '.BTF_tramp'), section(vmlinux, '.BTF')
+    machine, _ = tramp2_check.elf_machine(vmlinux)
+    res = tramp2_check.generic(t, btf, '<', machine) if len(t) >= tramp2_check.HDR else None
+    if not res:
+        sys.exit('%s: .BTF_tramp is not a v2 table: %s' %
+                 (vmlinux, '; '.join(tramp2_check.FAILS) or 'shorter than its header'))
+    h, ids, cls, model = res
+    b = btf7_check.parse(btf)
+    with open(out, 'w') as f:
+        for i, c in zip(ids, cls):
+            f.write('%d %s %d %d %d\n' % (i, btf7_check.name(b, b['types'][i][1]), c,
+                                         model[c]['attachable'], model[c]['distilled']))
+    refused = [k for k, m in enumerate(model) if not m['attachable']]
+    nref = sum(1 for c in cls if not model[c]['attachable'])
+    pc, pn = probe_class(model, cls, h['max_slots'])
+    print(h['nr_funcs'], h['nr_classes'], h['size'], '%08x' % zlib.crc32(btf), nref,
+          len(refused), pc, pn)
+
+
+def do_alter(vmlinux, what, arg):
+    off = section_offset(vmlinux, '.BTF_tramp')
+    with open(vmlinux, 'r+b') as fp:
+        fp.seek(off)
+        h = tramp2_check.read_table(fp.read(tramp2_check.HDR), '<')
+        if what == 'crc':
+            fp.seek(off + CRC_OFF)
+            fp.write(struct.pack('<I', h['crc'] ^ 0xffffffff))
+            return
+        k = int(arg)
+        if k >= h['nr_classes']:
+            sys.exit('%s: class %d: the table has %d' % (vmlinux, k, h['nr_classes']))
+        c = off + tramp2_check.HDR + k * tramp2_check.CLASS
+        fp.seek(c + ATTACHABLE)
+        fp.write(bytes([0, TOO_MANY_SLOTS]))
+        fp.seek(c + LOC)
+        fp.write(b'\xff' * 24)
+
+
+def main():
+    a = sys.argv[1:]
+    if len(a) == 3 and a[0] == 'list':
+        do_list(a[1], a[2])
+    elif len(a) in (3, 4) and a[0] == 'alter' and a[2] in ('crc', 'class'):
+        do_alter(a[1], a[2], a[3] if len(a) == 4 else None)
+    else:
+        sys.exit(__doc__)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,168 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2034,SC2154 # the variables are for the scripts that source this; top, B, tmp come from them
+# bootlib.sh - sourced by the boots of the patched 7.3 tree (kernel/7.3,
+# built by kernel/build-tree): tests/selftests-boot.sh, tests/boot-share.sh.
+# The caller has sourced tests/paths.sh. A caller that sets NAME (the
+# prefix of its closing line) first gets skip(), ok(), bad() and finish()
+# from here; the others define their own.
+#
+#   DP, T   the tree's folder (BTFIDS_KBUILD_PATCHED) and the tree
+#   S       tests/boot, the guest's sources
+#   QEMU, TIMEOUT   qemu-system-x86_64 and seconds for each run
+DP=${BTFIDS_KBUILD_PATCHED:-${XDG_CACHE_HOME:-$HOME/.cache}/btfids/kbuild-patched}
+T=$DP/linux-source-7.3
+QEMU=${QEMU:-qemu-system-x86_64}
+TIMEOUT=${BTFIDS_BOOT_TIMEOUT:-900}
+S=$top/tests/boot
+CFLAGS_GUEST="-O2 -g -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE"
+CFLAGS_BPF="-target bpf -O2 -g -Wall -Werror -I/usr/include/x86_64-linux-gnu"
+
+if [ -n "${NAME:-}" ]; then
+	passed=0 failed=0
+	skip() { echo "$NAME: skipped ($*)"; exit 0; }
+	ok() { passed=$((passed + 1)); echo "  ok: $*"; }
+	bad() { failed=$((failed + 1)); echo "  FAIL: $*"; }
+	finish() { echo "$NAME: $passed passed, $failed failed"; [ "$failed" = 0 ]; exit; }
+fi
+
+# series_built: true when the tree is built from kernel/7.3 as it is now
+# (kernel/build-tree's .btfids-series: the sha256 of the patches)
+series_built() {
+	local p want
+	want=$(for p in "$top"/kernel/7.3/0*.patch; do
+		[ "${p##*/}" = 0000-cover-letter.patch ] || cat "$p"
+	done | sha256sum | cut -d' ' -f1)
+	[ "$(cat "$T/.btfids-series" 2>/dev/null)" = "$want" ]
+}
+
+# skip unless the host can build the guest and the tree is built from
+# kernel/7.3 as it is now
+patched_tree_ready() {
+	[ "$(uname -m)" = x86_64 ] || skip "the guest program is built for x86-64; this host is $(uname -m)"
+	command -v "$QEMU" >/dev/null || skip "no $QEMU: apt-get install qemu-system-x86"
+	command -v clang >/dev/null || skip "no clang for the BPF programs: apt-get install clang llvm"
+	command -v python3 >/dev/null || skip "no python3"
+	[ -f /usr/lib/x86_64-linux-gnu/libbpf.a ] || skip "no static libbpf.a: apt-get install libbpf-dev"
+	[ -x "$B" ] || skip "no btfids at $B: run make"
+	[ -x "$R/kbuild-tiny" ] ||
+		skip "no $R/kbuild-tiny: the workspace's shared/realdata, not in this repository; set BTFIDS_REALDATA"
+	[ -f "$T/.config" ] && [ -f "$T/arch/x86/boot/bzImage" ] ||
+		skip "no patched 7.3 tree in $DP: run kernel/build-tree once, about 12 minutes"
+	series_built ||
+		skip "the patched tree in $DP is not built from kernel/7.3 as it is now: run kernel/build-tree"
+}
+
+# build_guest DIR OBJ...: DIR/ids.bpf.o and the static DIR/init (tests/boot/
+# and OBJs built against the tree's 7.3 UAPI); errors in DIR/err
+build_guest() {
+	local d=$1 o objs=()
+	shift
+	clang -target bpf -O2 -g -Wall -Werror -I/usr/include/x86_64-linux-gnu \
+		-c "$S/ids.bpf.c" -o "$d/ids.bpf.o" 2>"$d/err" || return 1
+	for o in "$@"; do
+		${CC:-gcc} $CFLAGS_GUEST -I"$T/tools/include/uapi" -c "$S/$o.c" -o "$d/$o.o" \
+			2>>"$d/err" || return 1
+		objs+=("$d/$o.o")
+	done
+	${CC:-gcc} $CFLAGS_GUEST -static -o "$d/init" "$S"/init.c "$S"/ids.c "$S"/models.c \
+		"$S"/args.c "${objs[@]}" -lbpf -lelf -lz 2>>"$d/err"
+}
+
+# relink_patched DIR [CMD...]: under the tree's relink lock, relink it with
+# RESOLVE_BTFIDS=btfids (kbuild-tiny), copy its vmlinux and bzImage into DIR,
+# then run CMD there (still under the lock); errors on stderr
+relink_patched() {
+	local d=$1
+	shift
+	(flock -w 1800 9 || exit 1
+	 BTFIDS_KBUILD=$DP BTFIDS_KBUILD_KERNEL=7.3 "$R/kbuild-tiny" "$B" >/dev/null || exit 1
+	 cp "$T/vmlinux" "$d/vmlinux" && cp "$T/arch/x86/boot/bzImage" "$d/bzImage" || exit 1
+	 [ $# = 0 ] || "$@"
+	) 9>"$DP/.relink-7.3.lock"
+}
+
+# gen_init_cpio DIR: the tree's initramfs tool (built into DIR if the tree
+# has none)
+gen_init_cpio() {
+	local gic=$T/usr/gen_init_cpio
+	[ -x "$gic" ] || { gic=$1/gen_init_cpio; ${CC:-gcc} -O2 -o "$gic" "$T/usr/gen_init_cpio.c"; }
+	echo "$gic"
+}
+
+# qemu_boot BZIMAGE INITRD LOG APPEND: one TCG boot (one CPU, 1 GiB), the
+# serial console into LOG (without CRs); the guest reboots when done and
+# -no-reboot makes that qemu's exit
+qemu_boot() {
+	local start=$SECONDS
+	timeout -k 10 "$TIMEOUT" "$QEMU" -accel tcg -nodefaults -display none -no-reboot \
+		-m 1024 -smp 1 -kernel "$1" -initrd "$2" -serial "file:$3.raw" \
+		-append "console=ttyS0 panic=-1 loglevel=4 $4" </dev/null >"$3.qemu" 2>&1
+	tr -d '\r' <"$3.raw" >"$3"
+	echo "  boot: qemu (TCG) ran $((SECONDS - start))s"
+}
+
+# guest_release LOG: the release in the guest's "init started" line, as a
+# grep pattern (basic and extended alike: a git tree with commits of its
+# own makes a release like 7.3.0-rc7+)
+guest_release() {
+	sed -nE 's/^boot: (\S+) init started$/\1/p' "$1" | head -1 | sed 's/[.+]/[&]/g'
+}
+
+# boot_require: skip unless this host can build and boot the guest, and
+# the patched tree is built
+boot_require() {
+	[ "$(uname -m)" = x86_64 ] || skip "the guest program is built for x86-64; this host is $(uname -m)"
+	command -v "$QEMU" >/dev/null || skip "no $QEMU: apt-get install qemu-system-x86"
+	command -v clang >/dev/null || skip "no clang for the BPF programs: apt-get install clang llvm"
+	command -v python3 >/dev/null || skip "no python3"
+	[ -x "$B" ] || skip "no btfids at $B: run make"
+	[ -f "$T/.config" ] && [ -f "$T/arch/x86/boot/bzImage" ] ||
+		skip "no patched 7.3 tree in $DP: run kernel/build-tree once, about 12 minutes"
+	series_built || skip "the patched tree in $DP is not built from kernel/7.3 as it is now: run kernel/build-tree"
+}
+
+# boot_cpio GIC DEST=SRC...: an initramfs on stdout (GIC: the tree's
+# usr/gen_init_cpio, which makes the device node without root), with
+# /init (mode 0755) and the other files
+boot_cpio() {
+	local gic=$1 f
+	shift
+	{
+		echo "dir /dev 0755 0 0"
+		echo "nod /dev/console 0600 0 0 c 5 1"
+		echo "dir /proc 0755 0 0"
+		echo "dir /sys 0755 0 0"
+		for f in "$@"; do
+			if [ "${f%%=*}" = /init ]; then
+				echo "file /init ${f#*=} 0755 0 0"
+			else
+				echo "file ${f%%=*} ${f#*=} 0644 0 0"
+			fi
+		done
+	} >"$tmp/cpio.list"
+	"$gic" "$tmp/cpio.list"
+}
+
+# boot_gic TREE: the tree's gen_init_cpio, built here when the tree has none
+boot_gic() {
+	if [ -x "$1/usr/gen_init_cpio" ]; then
+		echo "$1/usr/gen_init_cpio"
+	else
+		${CC:-gcc} -O2 -o "$tmp/gen_init_cpio" "$1/usr/gen_init_cpio.c" && echo "$tmp/gen_init_cpio"
+	fi
+}
+
+# boot BZIMAGE INITRD LOG APPEND [MEGS]: qemu-system-x86_64 under TCG, one
+# CPU, the guest's reboot ends qemu (-no-reboot), bounded by $TIMEOUT;
+# LOG gets the serial console without CRs; prints how long qemu ran
+boot() {
+	local start=$SECONDS
+	timeout -k 10 "$TIMEOUT" "$QEMU" -accel tcg -nodefaults -display none -no-reboot \
+		-m "${5:-1024}" -smp 1 -kernel "$1" -initrd "$2" -serial "file:$3.raw" \
+		${BTFIDS_QEMU_EXTRA:-} \
+		-append "console=ttyS0 panic=-1 loglevel=4 $4" </dev/null >"$3.qemu" 2>&1
+	boot_rc=$?
+	tr -d '\r' <"$3.raw" >"$3"
+	boot_secs=$((SECONDS - start))
+	echo "  boot: qemu (TCG) ran ${boot_secs}s"
+}

@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# selftests-boot.sh - upstream's BPF selftests of the mass-attach path in the
+# booted patched 7.3 kernel: relink the patched tree (kernel/7.3, built by
+# kernel/build-tree) with RESOLVE_BTFIDS=btfids, build bpf_testmod.ko as an
+# external module against it (kbuild's KBUILD_EXTMOD path, where btfids runs
+# with --distill_base), build the tree's own test_progs with only the
+# trampoline and multi-attach tests (tests/selftests/Makefile: TESTS), boot
+# the kernel once under qemu and run test_progs in the guest
+# (tests/boot/selftests.c) once per configuration: the trampoline tables on
+# and off (btf_tramp), times shared images on and off (bpf_tramp_share)
+# when the kernel has that switch.
+# Each configuration must print upstream's "Summary:" line with 0 FAILED,
+# exit 0, and skip only what tests/selftests/skips explains; upstream's
+# attach benchmark (serial_test_tracing_multi_bench_attach) is reported
+# per configuration.
+# Ends with "selftests-boot: N passed, N failed" or
+# "selftests-boot: skipped (<why>)".
+#
+#   BTFIDS_KBUILD_PATCHED   the patched tree's folder (kernel/build-tree)
+#   BTFIDS_SELFTESTS_CACHE  test_progs and bpf_testmod are built here, and
+#                           kept (default ~/.cache/btfids/selftests-7.3)
+#   BTFIDS_SELFTESTS_CLANG  the clang for the BPF programs (clang-19)
+#   BTFIDS_BOOT_TIMEOUT     seconds for the qemu run (default 600)
+#   BTFIDS_BOOT_LOG         keep the serial log in this file
+#   BTFIDS_BOOT_APPEND      more kernel command line (e.g. loglevel=7)
+#   BTFIDS_SELFTESTS_TESTS  test_progs -t list instead of all (for testing the test)
+#   QEMU                    default qemu-system-x86_64 (TCG, one CPU)
+set -uo pipefail
+
+. "$(dirname "$0")/paths.sh"
+. "$(dirname "$0")/bootlib.sh"
+OUT=${BTFIDS_SELFTESTS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/btfids/selftests-7.3}
+CLANG_BPF=${BTFIDS_SELFTESTS_CLANG:-clang-19}
+TIMEOUT=${BTFIDS_BOOT_TIMEOUT:-600}
+SKIPS=${BTFIDS_SELFTESTS_SKIPS:-$top/tests/selftests/skips}
+ALL="tracing_multi_test,tracing_multi_attach_rollback"
+ALL+=",fentry_test,fexit_test,fentry_fexit,fsession_test,trampoline_count"
+ALL+=",kprobe_multi_test,kprobe_multi_bench_attach,tracing_failure,kfunc_call"
+TESTS=${BTFIDS_SELFTESTS_TESTS:-$ALL}
+
+skip() { echo "selftests-boot: skipped ($*)"; exit 0; }
+passed=0 failed=0
+ok() { passed=$((passed + 1)); echo "  ok: $*"; }
+bad() { failed=$((failed + 1)); echo "  FAIL: $*"; }
+finish() { echo "selftests-boot: $passed passed, $failed failed"; [ $failed = 0 ]; exit; }
+
+patched_tree_ready
+command -v "$CLANG_BPF" >/dev/null ||
+	skip "no $CLANG_BPF: the 7.3 selftests' BPF programs need a newer clang than Debian 12's 14: apt-get install clang-19"
+for a in libelf libz libzstd; do
+	[ -f /usr/lib/x86_64-linux-gnu/$a.a ] || skip "no static $a.a for test_progs: .ci/deps --cross"
+done
+# what test_progs needs of the kernel (README: upstream's selftests)
+missing=
+for o in MODULE_SIG CRYPTO_SHA256 NET_NS BLOCK FUTEX POSIX_TIMERS MEMBARRIER MEMFD_CREATE CGROUPS FPROBE \
+	 FUNCTION_ERROR_INJECTION BPF_KPROBE_OVERRIDE DEBUG_FS MODULES MODULE_UNLOAD \
+	 DEBUG_INFO_BTF_MODULES; do
+	grep -q "^CONFIG_$o=y" "$T/.config" || missing+=" CONFIG_$o"
+done
+[ -z "$missing" ] ||
+	skip "the patched tree's config lacks$missing (kernel/build-tree sets them on a first build)"
+
+tmp=$(mktemp -d /tmp/btfids-selftests.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+if ! build_guest "$tmp" selftests; then
+	bad "cannot build the guest program: $(grep -m3 error "$tmp/err")"
+	finish
+fi
+
+# bpf_testmod.ko against the relinked tree, before anyone relinks it again:
+# the tree's own test_kmods, output outside the tree (MO=), its BTF made by
+# gen-btf.sh with RESOLVE_BTFIDS=btfids --distill_base
+kmod() {
+	mkdir -p "$OUT/kmod"
+	# an external module needs the tree's module linker script
+	# (scripts/module.lds): a tree built for vmlinux and bzImage has none
+	make -s -C "$T" ARCH=x86_64 RESOLVE_BTFIDS="$B" modules_prepare >"$OUT/kmod.log" 2>&1 &&
+	make -C "$T" ARCH=x86_64 M="$T/tools/testing/selftests/bpf/test_kmods" MO="$OUT/kmod" \
+		RESOLVE_BTFIDS="$B" KBUILD_EXTRA_SYMBOLS="$T/vmlinux.symvers" modules \
+		>>"$OUT/kmod.log" 2>&1 && cp "$OUT/kmod/bpf_testmod.ko" "$tmp/" ||
+		echo "kmod: $(grep -m1 -iE 'error|warning: .* undefined' "$OUT/kmod.log")" >"$tmp/kmod.err"
+	return 0
+}
+start=$SECONDS
+if ! relink_patched "$tmp" kmod 2>"$tmp/err"; then
+	bad "relink with RESOLVE_BTFIDS=btfids: $(tail -1 "$tmp/err")"
+	finish
+fi
+ok "kbuild relinked the patched 7.3 tree with RESOLVE_BTFIDS=btfids ($((SECONDS - start))s with bpf_testmod)"
+if [ -f "$tmp/bpf_testmod.ko" ]; then
+	# kbuild's external-module path: btfids wrote a distilled base
+	if readelf -SW "$tmp/bpf_testmod.ko" | grep -q ' \.BTF\.base '; then
+		ok "bpf_testmod.ko built against the tree (KBUILD_EXTMOD): its split BTF has a distilled .BTF.base"
+	else
+		bad "bpf_testmod.ko has no .BTF.base section (btfids --distill_base)"
+	fi
+else
+	# the tests need it (tracing_multi_check.c's __ksym externs, the
+	# module_* subtests, trigger_module_test_read()): they fail without it
+	bad "bpf_testmod.ko did not build against the tree ($(cat "$tmp/kmod.err"); $OUT/kmod.log)"
+fi
+
+start=$SECONDS
+if ! make -s -f "$top/tests/selftests/Makefile" TREE="$T" OUT="$OUT" VMLINUX="$tmp/vmlinux" \
+	CLANG="$CLANG_BPF" -j"$(nproc)" >"$tmp/make.log" 2>&1; then
+	bad "test_progs did not build: $(grep -m3 -E 'error|Error' "$tmp/make.log")"
+	finish
+fi
+ok "test_progs built from the tree's selftests ($((SECONDS - start))s): $(tr '\n' ' ' < <("$OUT/test_progs" -l))"
+
+# the runs (tests/boot/selftests.c): the tests, then upstream's attach
+# benchmark on its own, last, each in every configuration
+deny=$(awk '$1 == "deny" { printf ",%s", $2 }' "$SKIPS")
+{
+	echo "suite -v -t $TESTS${deny:+ -d ${deny#,}}"
+	echo "bench -v -t tracing_multi_bench_attach"
+} >"$tmp/selftests.txt"
+awk '$1 == "deny" { name = $2; $1 = $2 = ""; sub(/^ +/, ""); print "  not run: " name ": " $0 }' "$SKIPS"
+# the initramfs: /init, test_progs and what it opens in /selftests
+{
+	echo "dir /dev 0755 0 0"
+	echo "nod /dev/console 0600 0 0 c 5 1"
+	echo "dir /proc 0755 0 0"
+	echo "dir /sys 0755 0 0"
+	echo "dir /selftests 0755 0 0"
+	echo "file /init $tmp/init 0755 0 0"
+	echo "file /ids.bpf.o $tmp/ids.bpf.o 0644 0 0"
+	echo "file /selftests.txt $tmp/selftests.txt 0644 0 0"
+	echo "file /selftests/test_progs $OUT/test_progs 0755 0 0"
+	for f in "$OUT"/files/* "$tmp"/bpf_testmod.ko; do
+		[ -f "$f" ] && echo "file /selftests/${f##*/} $f 0644 0 0"
+	done
+} >"$tmp/cpio.list"
+"$(gen_init_cpio "$tmp")" "$tmp/cpio.list" >"$tmp/initrd.cpio" || { bad "gen_init_cpio"; finish; }
+
+# an oops ends the guest at once (panic=-1: qemu exits)
+qemu_boot "$tmp/bzImage" "$tmp/initrd.cpio" "$tmp/log" "oops=panic ${BTFIDS_BOOT_APPEND:-}"
+L=$tmp/log
+[ -z "${BTFIDS_BOOT_LOG:-}" ] || cp "$L" "$BTFIDS_BOOT_LOG"
+rel=$(guest_release "$L")
+if [ -z "$rel" ]; then
+	bad "the patched kernel did not start /init; serial log ends: $(tail -c 400 "$L" | tr '\n' ' ')"
+	finish
+fi
+grep -E "^boot: $rel (selftests: |guest seconds)" "$L"
+grep -q "^boot: $rel ids ok" "$L" && ok "the .BTF_ids slots: ids ok" || bad "ids not ok"
+
+# each run's block: its Summary, exit status, skips, the bench's lines, and
+# any oops (tests/selftests/check.py)
+want=4
+grep -q "^boot: $rel selftests: shared images are not in this kernel" "$L" && want=2
+while read -r verdict text; do
+	case $verdict in
+	ok) ok "$text" ;;
+	bad) bad "$text" ;;
+	*) echo "  $text" ;;
+	esac
+done < <(python3 "$top/tests/selftests/check.py" "$L" "$SKIPS" "$want")
+grep -q '^boot: end' "$L" || bad "the guest did not finish; log ends: $(tail -c 300 "$L" | tr '\n' ' ')"
+finish

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+# check.py LOG SKIPS CONFIGS - judge the test_progs runs of a
+# tests/selftests-boot.sh serial log (tests/boot/selftests.c frames them):
+# every run of every label in CONFIGS configurations, each with upstream's
+# "Summary:" line at 0 FAILED and exit status 0, each SKIP explained by
+# SKIPS ("skip test/subtest why"), the attach benchmark's lines reported,
+# and no oops. Prints "ok TEXT", "bad TEXT" or "info TEXT" lines.
+import re
+import sys
+
+log, skips, configs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+why = {}
+for line in open(skips):
+    if line.strip() and not line.startswith('#'):
+        kind, name, reason = line.split(None, 2)
+        if kind == 'skip':
+            why[name] = reason.strip()
+
+START = re.compile(r'boot: \S+ selftests (\S+) config (.*)')
+END = re.compile(r'boot: \S+ selftests (\S+) exit (.*)')
+RESULT = re.compile(r'#\d+(?:/\d+)?\s+(\S+?):(SKIP|FAIL)')
+BENCH = re.compile(r'serial_test_tracing_multi_bench_attach: (found \d+ functions|'
+                   r'(?:at|de)tached in\s+\S+s)')
+OOPS = re.compile(r'(Oops|BUG|general protection fault|Kernel panic)\b.*')
+
+
+def judge(label, conf, status, lines):
+    where = '%s, %s' % (label, conf)
+    summary = next((x for x in lines if x.startswith('Summary: ')), None)
+    if status == '0' and summary and re.search(r' 0/0 FAILED$', summary):
+        print('ok', '%s: %s' % (where, summary))
+    else:
+        print('bad', '%s: %s, test_progs exit %s' % (where, summary or 'no Summary line', status))
+    for x in lines:
+        m = RESULT.match(x)
+        if m and m.group(2) == 'FAIL':
+            print('info', 'failed: %s: %s' % (where, m.group(1)))
+        elif m and m.group(1) in why:
+            print('ok', '%s: %s skipped: %s' % (where, m.group(1), why[m.group(1)]))
+        elif m:
+            print('bad', '%s: %s skipped, and tests/selftests/skips does not say why'
+                  % (where, m.group(1)))
+    bench = [m.group(1) for m in map(BENCH.search, lines) if m]
+    if bench:
+        print('info', "bench: %s: upstream's serial_test_tracing_multi_bench_attach: %s"
+              % (where, ', '.join(re.sub(r'\s+', ' ', b) for b in bench)))
+
+
+def oops(lines, i, where):
+    rip = next((x for x in lines[i:i + 40] if x.startswith('RIP:')), '')
+    trace = [x.strip() for x in lines[i:i + 60] if re.match(r'\s+\? \w', x)][:4]
+    print('bad', 'the kernel oopsed during %s: %s; %s; %s'
+          % (where, lines[i], rip, ' '.join(trace)))
+
+
+lines = [x.rstrip('\n') for x in open(log, errors='replace')]
+runs, cur = {}, None
+for i, line in enumerate(lines):
+    m = START.match(line)
+    if m:
+        cur = (m.group(1), m.group(2), [])
+        continue
+    m = END.match(line)
+    if m and cur:
+        judge(cur[0], cur[1], m.group(2), cur[2])
+        runs[cur[0]] = runs.get(cur[0], 0) + 1
+        cur = None
+        continue
+    if OOPS.match(line):
+        oops(lines, i, '%s, %s' % (cur[0], cur[1]) if cur else 'no test_progs run')
+        break
+    if cur:
+        cur[2].append(line)
+if cur:
+    print('bad', '%s, %s: did not finish' % (cur[0], cur[1]))
+for label in ('suite', 'bench'):
+    n = runs.get(label, 0)
+    print('ok' if n == configs else 'bad',
+          '%s: test_progs ran in %d of %d configurations' % (label, n, configs))
