@@ -34,37 +34,15 @@
 set -uo pipefail
 
 . "$(dirname "$0")/paths.sh"
-DP=${BTFIDS_KBUILD_PATCHED:-${XDG_CACHE_HOME:-$HOME/.cache}/btfids/kbuild-patched}
-T=$DP/linux-source-7.3
-QEMU=${QEMU:-qemu-system-x86_64}
+NAME=boot-tramp
+. "$top/tests/bootlib.sh"
 TIMEOUT=${BTFIDS_BOOT_TIMEOUT:-900}
-S=$top/tests/boot
-
-skip() { echo "boot-tramp: skipped ($*)"; exit 0; }
-passed=0 failed=0
-ok() { passed=$((passed + 1)); echo "  ok: $*"; }
-bad() { failed=$((failed + 1)); echo "  FAIL: $*"; }
-finish() { echo "boot-tramp: $passed passed, $failed failed"; [ $failed = 0 ]; exit; }
-
-[ "$(uname -m)" = x86_64 ] || skip "the guest program is built for x86-64; this host is $(uname -m)"
-command -v "$QEMU" >/dev/null || skip "no $QEMU: apt-get install qemu-system-x86"
-command -v clang >/dev/null || skip "no clang for the BPF programs: apt-get install clang llvm"
-command -v python3 >/dev/null || skip "no python3"
-[ -f /usr/lib/x86_64-linux-gnu/libbpf.a ] || skip "no static libbpf.a: apt-get install libbpf-dev"
-[ -x "$B" ] || skip "no btfids at $B: run make"
-[ -x "$R/kbuild-tiny" ] ||
-	skip "no $R/kbuild-tiny: the workspace's shared/realdata, not in this repository; set BTFIDS_REALDATA"
-[ -f "$T/.config" ] && [ -f "$T/arch/x86/boot/bzImage" ] ||
-	skip "no patched 7.3 tree in $DP: run kernel/build-tree once, about 12 minutes"
-want=$(cat $(ls "$top"/kernel/7.3/0*.patch | grep -v 0000-cover-letter) | sha256sum | cut -d' ' -f1)
-[ "${BTFIDS_BOOT_TRAMP_ANY_TREE:-}" = 1 ] || [ "$(cat "$T/.btfids-series" 2>/dev/null)" = "$want" ] ||
-	skip "the patched tree in $DP is not built from kernel/7.3 as it is now: run kernel/build-tree (or BTFIDS_BOOT_TRAMP_ANY_TREE=1)"
+patched_tree_ready
 
 tmp=$(mktemp -d /tmp/btfids-boot-tramp.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
 # the guest: tramp.c against the tree's 7.3 UAPI, the rest as tests/boot.sh
-CFLAGS_GUEST="-O2 -g -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE"
 if ! clang -target bpf -O2 -g -Wall -Werror -I/usr/include/x86_64-linux-gnu \
 	-c "$S/ids.bpf.c" -o "$tmp/ids.bpf.o" 2>"$tmp/err" ||
    ! ${CC:-gcc} $CFLAGS_GUEST -I"$T/tools/include/uapi" -c "$S/tramp.c" -o "$tmp/tramp.o" 2>>"$tmp/err" ||
