@@ -122,14 +122,7 @@ cpio /tramp.txt "$tmp/tramp.txt" >"$tmp/initrd1.cpio"
 cpio /tramp.txt "$tmp/tramp.txt" /tramp-probe "$tmp/probe.txt" >"$tmp/initrd2.cpio"
 cpio /tramp-klog "$tmp/empty" >"$tmp/initrd3.cpio"
 
-boot() {	# bzImage initrd log append
-	local start=$SECONDS
-	timeout -k 10 "$TIMEOUT" "$QEMU" -accel tcg -nodefaults -display none -no-reboot \
-		-m 1024 -smp 1 -kernel "$1" -initrd "$2" -serial "file:$3.raw" \
-		-append "console=ttyS0 panic=-1 loglevel=4 $4" </dev/null >"$3.qemu" 2>&1
-	tr -d '\r' <"$3.raw" >"$3"
-	echo "  boot: qemu (TCG) ran $((SECONDS - start))s"
-}
+# boot BZIMAGE INITRD LOG APPEND: bootlib.sh's (TCG, one CPU, 1 GiB)
 boot "$tmp/bzImage" "$tmp/initrd1.cpio" "$tmp/log1" ""
 [ -z "${BTFIDS_BOOT_LOG:-}" ] || cp "$tmp/log1" "$BTFIDS_BOOT_LOG"
 grep -E '^boot: ' "$tmp/log1" | grep -vE '^boot: (progress|end)'
