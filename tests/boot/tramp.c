@@ -133,6 +133,15 @@ static uint64_t site_addr(const struct tramp_sites *s, const char *name)
 	return hit ? hit->addr : 0;
 }
 
+/* by name, then address: a name's first address first */
+static int cmp_sym_name_addr(const void *a, const void *b)
+{
+	const struct tramp_sym *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->addr > y->addr) - (x->addr < y->addr);
+}
+
 static int cmp_sym(const void *a, const void *b)
 {
 	const struct tramp_sym *x = a, *y = b;
@@ -208,6 +217,7 @@ static int read_sites(struct tramp_sites *s)
 {
 	char line[NAME_MAX_LEN + 64];
 	struct tramp_sym *v = NULL;
+	const char *prev = NULL;
 	unsigned long long ip;
 	int n, i, err = 0;
 	FILE *f;
@@ -226,15 +236,23 @@ static int read_sites(struct tramp_sites *s)
 			mark_site(v, n, ip);
 			s->nrec++;
 		}
+	/*
+	 * A name kallsyms has more than once (static functions of one name)
+	 * is resolved to its first address: the name is at a site only if
+	 * that function is
+	 */
+	qsort(v, n, sizeof(*v), cmp_sym_name_addr);
 	s->sym = calloc(n, sizeof(*s->sym));
-	for (i = 0; s->sym && i < n; i++)
-		if (v[i].site) {
+	for (i = 0; s->sym && i < n; i++) {
+		bool first = !i || strcmp(prev, v[i].name);
+
+		prev = v[i].name;
+		if (v[i].site && first) {
 			s->sym[s->cnt++] = v[i];
-			v[i].name = NULL;
+			v[i].name = NULL;	/* s->sym's now; prev still reads it */
 		}
+	}
 	err = s->sym ? 0 : -ENOMEM;
-	if (s->cnt)
-		qsort(s->sym, s->cnt, sizeof(*s->sym), cmp_sym_name);
 out:
 	if (f)
 		fclose(f);
