@@ -76,6 +76,18 @@ rerun() {
 	echo $? > "$dir/rc"
 }
 
+# rerun_diff KDIR BDIR ELF: how two reruns of one call differ (exit status,
+# ELF.BTF_ids and ELF.BTF, WARN lines), "" when they do not
+rerun_diff() {
+	local why="" s
+	[ "$(cat "$1/rc")" = "$(cat "$2/rc")" ] || why+="exit $(cat "$1/rc") vs $(cat "$2/rc"); "
+	for s in .BTF_ids .BTF; do
+		cmp -s "$1/$3$s" "$2/$3$s" || why+="$3$s differs; "
+	done
+	diff -q <(grep ^WARN "$1/err") <(grep ^WARN "$2/err") >/dev/null || why+="warnings differ; "
+	echo "$why"
+}
+
 check_7x() {
 	local V=$1 KT=$2 call elf why d
 	call=$(grep -l 'tmp_vmlinux1$' "$tmp/keep"/*/args 2>/dev/null | head -1)
@@ -87,12 +99,7 @@ check_7x() {
 	elf=$(basename "$(tail -1 "$call/args")")
 	rerun "$KT" "$tmp/k" "$call"
 	rerun "$B" "$tmp/b" "$call"
-	why=""
-	[ "$(cat "$tmp/k/rc")" = "$(cat "$tmp/b/rc")" ] || why+="exit $(cat "$tmp/k/rc") vs $(cat "$tmp/b/rc"); "
-	for s in .BTF_ids .BTF; do
-		cmp -s "$tmp/k/$elf$s" "$tmp/b/$elf$s" || why+="$elf$s differs; "
-	done
-	diff -q <(grep ^WARN "$tmp/k/err") <(grep ^WARN "$tmp/b/err") >/dev/null || why+="warnings differ; "
+	why=$(rerun_diff "$tmp/k" "$tmp/b" "$elf")
 	if [ -z "$why" ]; then
 		ok "gen-btf.sh's inputs ($(tr '\n' ' ' < "$call/args" | sed "s|$D/||g")): same files, exit status and warnings as the kernel's resolve_btfids ($(grep -c ^WARN "$tmp/b/err") warnings)"
 	else
@@ -133,12 +140,7 @@ check_72() {
 	echo "kbuild: Linux 7.2 (no tree: its tool $KT72 on the 7.3 relink's gen-btf.sh inputs)"
 	rerun "$KT72" "$tmp/k72" "$call"
 	BTFIDS_EXTRA="--kernel 7.2" rerun "$B" "$tmp/b72" "$call"
-	why=""
-	[ "$(cat "$tmp/k72/rc")" = "$(cat "$tmp/b72/rc")" ] || why+="exit $(cat "$tmp/k72/rc") vs $(cat "$tmp/b72/rc"); "
-	for x in .BTF_ids .BTF; do
-		cmp -s "$tmp/k72/$elf$x" "$tmp/b72/$elf$x" || why+="$elf$x differs; "
-	done
-	diff -q <(grep ^WARN "$tmp/k72/err") <(grep ^WARN "$tmp/b72/err") >/dev/null || why+="warnings differ; "
+	why=$(rerun_diff "$tmp/k72" "$tmp/b72" "$elf")
 	if [ -z "$why" ]; then
 		ok "7.2's resolve_btfids and btfids --kernel 7.2 on gen-btf.sh's inputs: same files, exit status and warnings ($(grep -c ^WARN "$tmp/b72/err") warnings)"
 	else
