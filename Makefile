@@ -27,6 +27,8 @@ CFLAGS	+= -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE -Iinclude -Ibtfids
 # 7.x flow writes the same .BTF bytes as the kernel's tool. .ci/libbpf-src
 # puts the source in LIBBPF_SRC (from a local kernel tree or Debian's
 # linux-source-7.x package). Every binary, tests included, links this one.
+# A LIBBPF_SRC needs what make -C tools/lib/bpf reads besides it (the
+# PARTS of .ci/libbpf-src): checked first, each missing one named.
 LIBBPF_SRC ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/btfids/libbpf-src
 LIBBPF_OUT := $(CURDIR)/build/libbpf
 LIBBPF_A   := $(LIBBPF_OUT)/libbpf.a
@@ -62,6 +64,10 @@ endif
 $(LIBBPF_A):
 	@test -f $(LIBBPF_SRC)/tools/lib/bpf/libbpf.map || { \
 		echo "make: no libbpf source in $(LIBBPF_SRC): run .ci/libbpf-src (or .ci/deps), or set LIBBPF_SRC" >&2; exit 1; }
+	@for f in tools/build/Makefile.include tools/scripts/Makefile.include tools/include \
+		  tools/arch scripts/bpf_doc.py include/uapi/linux/bpf.h; do \
+		test -e $(LIBBPF_SRC)/$$f || { echo "make: $(LIBBPF_SRC) has tools/lib/bpf but no $$f, which libbpf's build needs: a whole kernel tree, or .ci/libbpf-src" >&2; exit 1; }; \
+	done
 	@mkdir -p $(LIBBPF_OUT)
 	$(MAKE) -s -C $(LIBBPF_SRC)/tools/lib/bpf OUTPUT=$(LIBBPF_OUT)/ DESTDIR=$(LIBBPF_OUT) \
 		prefix= subdir= EXTRA_CFLAGS="-g -O2 -fPIC" $(LIBBPF_A) install_headers
@@ -151,29 +157,56 @@ sanitize: $(SAN_DIR)/btfids $(SAN_TESTS) fixtures
 	ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/fuzz/lsan.supp \
 	tests/run $(SAN_TESTS)
 
-# make fuzz: libFuzzer (clang) over the whole pipeline (resolve, the
-# trampoline tables, check's layout and findings), FUZZ_SECONDS long,
-# seeded with the built fixtures and the bad objects of check_badinput;
-# crashes land in tests/build/fuzz.
+# make fuzz: libFuzzer (clang) with ASan and UBSan, every target in turn
+# for FUZZ_SECONDS each (tests/fuzz/run.sh prints each one's runs and
+# crashes): resolve (the 6.x pipeline in place, the tables, check's layout
+# and findings), flow7 (the 7.x flow's --btf path to its output files),
+# patch (--patch_btfids), tramp (the tables as models and dump read them).
+# Seeds: the built fixtures, the bad objects of check_badinput and the
+# real 7.x kernel's small modules (tests/fuzz/seeds.sh); crashes land in
+# tests/build/fuzz, and a fixed one belongs in tests/fuzz/regress
+# (tests/fuzzregress.sh replays them in make check).
 FUZZ_CC	     ?= clang
 FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= resolve flow7 patch tramp
 FUZZ_DIR     := tests/build/fuzz
-FUZZ_SRCS    := $(LIB_SRCS)
-FUZZ_FLAGS   := -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_HDRS    := $(HDRS) tests/fuzz/fuzzlib.h
+FUZZ_FLAGS   := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_CFLAGS  := $(FUZZ_FLAGS) -Wall -Werror -std=gnu11 -D_GNU_SOURCE -Iinclude -Ibtfids \
+		-Itests/fuzz -I$(LIBBPF_INC) -I$(LIBBPF_SRC)/tools/include/uapi
+FUZZ_LIB_OBJS := $(LIB_SRCS:btfids/%.c=$(FUZZ_DIR)/obj/%.o)
+FUZZ_OBJS    := $(FUZZ_LIB_OBJS) $(FUZZ_DIR)/obj/fuzzlib.o
 
-$(FUZZ_DIR)/fuzz_resolve: tests/fuzz/fuzz_resolve.c $(FUZZ_SRCS) $(HDRS) | $(LIBBPF_A)
-	@mkdir -p $(FUZZ_DIR)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -Wall -Werror -std=gnu11 -D_GNU_SOURCE \
-		-Iinclude -Ibtfids -I$(LIBBPF_INC) -I$(LIBBPF_SRC)/tools/include/uapi \
-		-o $@ $< $(FUZZ_SRCS) $(LIBS)
+# the library once, instrumented for libFuzzer, for every target
+$(FUZZ_LIB_OBJS): $(FUZZ_DIR)/obj/%.o: btfids/%.c $(FUZZ_HDRS) | $(LIBBPF_A)
+	@mkdir -p $(FUZZ_DIR)/obj
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
-fuzz: $(FUZZ_DIR)/fuzz_resolve fixtures
-	@mkdir -p $(FUZZ_DIR)/corpus
-	for f in tests/build/fixtures/*/image tests/build/fixtures/*/module.o \
-		 tests/build/bad/*.o; do [ -f "$$f" ] || continue; \
-		[ $$(stat -c %s "$$f") -le 1048576 ] || continue; \
-		cp "$$f" "$(FUZZ_DIR)/corpus/$$(echo $$f | tr / _)"; done
-	$(FUZZ_DIR)/fuzz_resolve -max_total_time=$(FUZZ_SECONDS) -max_len=1048576 \
-		-rss_limit_mb=4096 -artifact_prefix=$(FUZZ_DIR)/ $(FUZZ_DIR)/corpus
+$(FUZZ_DIR)/obj/fuzzlib.o: tests/fuzz/fuzzlib.c $(FUZZ_HDRS) | $(LIBBPF_A)
+	@mkdir -p $(FUZZ_DIR)/obj
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
-.PHONY: sanitize fuzz
+# static patterns: tests/build/% of tests.mk would match too
+FUZZ_ALL     := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+
+$(FUZZ_ALL:%=$(FUZZ_DIR)/fuzz_%): $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS) $(FUZZ_HDRS) | $(LIBBPF_A)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(LIBS)
+
+fuzz: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%) btfids/btfids fixtures
+	tests/fuzz/seeds.sh $(FUZZ_DIR)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh $(FUZZ_DIR) $(FUZZ_TARGETS)
+
+# The fuzz targets without libFuzzer, built with gcc, ASan and UBSan:
+# replay_<target> FILE... (tests/fuzz/replay.c), for tests/fuzzregress.sh
+REPLAY_DIR  := tests/build/replay
+REPLAY_BINS := $(FUZZ_ALL:%=$(REPLAY_DIR)/replay_%)
+
+$(REPLAY_BINS): $(REPLAY_DIR)/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzzlib.c $(SAN_DIR)/libbtfids.a $(FUZZ_HDRS)
+	@mkdir -p $(REPLAY_DIR)
+	$(CC) $(SAN_CFLAGS) -Itests/fuzz -o $@ $< tests/fuzz/replay.c tests/fuzz/fuzzlib.c \
+		$(SAN_DIR)/libbtfids.a $(LIBS)
+
+replay: $(REPLAY_BINS)
+check sanitize: $(REPLAY_BINS)
+
+.PHONY: sanitize fuzz replay

@@ -23,6 +23,8 @@
 
 #include "btfids.h"
 #include "btfids/findings.h"
+#include "btfids/fmodel.h"
+#include "btfids/kfunc.h"
 #include "btfids/lookup.h"
 #include "btfids/output.h"
 #include "btfids/srcloc.h"
@@ -52,6 +54,7 @@ struct checked {
 	struct btfids_elf e;
 	bool opened;
 	bool has_ids;			/* .BTF_ids and a symbol table */
+	unsigned int kernel;		/* its release (banner, vermagic): KF_* names; 0 unknown */
 	struct btfids_syms s;
 	struct btf *btf;
 	struct btfids_layout l;
@@ -61,7 +64,7 @@ struct checked {
 	struct btfids_srcmap map;	/* where the findings' slots were declared */
 };
 
-static void usage(FILE *f)
+void btfids_check_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: btfids check [--format=text|json|github] [-b BASE] [--btf FILE]\n"
@@ -154,12 +157,15 @@ static int locate(struct check_opts *o, struct checked *c)
 /* Read and analyse one file; errors go to o->rep. */
 static int analyse(struct check_opts *o, struct checked *c)
 {
+	struct btfids_release rel;
 	int err;
 
 	err = btfids_elf_open(&c->e, c->path, false, &o->rep);
 	if (err)
 		return err;
 	c->opened = true;
+	if (!btfids_release_read(&c->e, &rel))
+		c->kernel = BTFIDS_KERNEL(rel.major, rel.minor);
 	err = btfids_elf_check_ids_named(&c->e, &o->rep);
 	if (err)
 		return err;
@@ -230,11 +236,13 @@ static void headline_stale(FILE *m, const struct btfids_finding *f)
 
 static void headline_flags(FILE *m, const struct checked *c, const struct btfids_finding *f)
 {
+	char names[256];
 	size_t i;
 
 	fprintf(m, "%s %s has different flags in different sets: ", f->kind, f->name);
 	for (i = 0; i < f->nr_refs; i++) {
-		fprintf(m, "%s%#x in ", i ? ", " : "", f->ref_flags[i]);
+		fprintf(m, "%s%#x (%s) in ", i ? ", " : "", f->ref_flags[i],
+			btfids_kf_names(f->ref_flags[i], c->kernel, names, sizeof(names)));
 		put_group(m, &c->l.groups[f->refs[i]]);
 	}
 }
@@ -892,7 +900,7 @@ static int parse_args(int argc, char **argv, struct check_opts *o,
 			o->werror = true;
 			break;
 		case 'h':
-			usage(stdout);
+			btfids_check_usage(stdout);
 			return 0;
 		default:
 			fprintf(stderr, "btfids check: unknown option or missing argument: %s\n",
@@ -944,7 +952,7 @@ int do_check(int argc, char **argv)
 	first = parse_args(argc, argv, &o, &fmt);
 	if (first <= 0) {
 		if (first < 0)
-			usage(stderr);
+			btfids_check_usage(stderr);
 		return first < 0 ? CHECK_BAD : CHECK_CLEAN;
 	}
 	btfids_out_init(&o.out, fmt, NULL, NULL);

@@ -19,10 +19,12 @@
 #include <string.h>
 
 #include "btfids.h"
+#include "btfids/fmodel.h"
+#include "btfids/kfunc.h"
 #include "btfids/layout.h"
 #include "btfids/lookup.h"
 #include "btfids/output.h"
-#include "btfids/tramp_fill.h"
+#include "btfids/tramp2.h"
 
 struct dump_opts {
 	const char *btf_path;
@@ -38,13 +40,14 @@ struct dumped {
 	bool opened;
 	bool has_ids;
 	bool named;		/* BTF was there: sorted sets' entries are named */
+	unsigned int kernel;	/* its release (banner, vermagic): KF_* names; 0 unknown */
 	struct btfids_syms s;
 	struct btf *btf;
 	struct btfids_layout l;
 	struct btfids_tramp2 t2;	/* the v2 table of .BTF_tramp; buf NULL: none */
 };
 
-static void usage(FILE *f)
+void btfids_dump_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: btfids dump [--format=text|json] [-b BASE] [--btf FILE] ELF...\n\n"
@@ -117,12 +120,15 @@ static int load_btf(struct dump_opts *o, struct dumped *d)
 
 static int analyse(struct dump_opts *o, struct dumped *d)
 {
+	struct btfids_release rel;
 	int err;
 
 	err = btfids_elf_open(&d->e, d->path, false, &o->rep);
 	if (err)
 		return err;
 	d->opened = true;
+	if (!btfids_release_read(&d->e, &rel))
+		d->kernel = BTFIDS_KERNEL(rel.major, rel.minor);
 	err = btfids_elf_check_ids_named(&d->e, &o->rep);
 	if (!err)
 		err = btfids_tramp2_of_elf(&d->e, o->btf_path, &d->t2, &o->rep);
@@ -193,6 +199,7 @@ static void print_entry(struct dump_opts *o, const struct dumped *d,
 	const struct btfids_target *t = sl ? &d->s.targets[sl->target] : NULL;
 	bool set8 = d->l.groups[en->group].kind == BTFIDS_GROUP_SET8;
 	struct btfids_json *j = &o->out.jw;
+	char names[256];
 
 	if (o->out.fmt == BTFIDS_FMT_JSON) {
 		btfids_json_start_object(j);
@@ -208,8 +215,11 @@ static void print_entry(struct dump_opts *o, const struct dumped *d,
 	fprintf(o->out.out, "  0x%04llx  %-8s %-40s %10u",
 		(unsigned long long)en->off, t ? btfids_kind_str(t->kind) : "",
 		t ? t->name : unnamed(d, en), en->id);
-	if (set8)
-		fprintf(o->out.out, "  flags %#x", en->flags);
+	if (set8 && en->flags)
+		fprintf(o->out.out, "  flags %#x (%s)", en->flags,
+			btfids_kf_names(en->flags, d->kernel, names, sizeof(names)));
+	else if (set8)
+		fprintf(o->out.out, "  flags 0");
 	fputc('\n', o->out.out);
 }
 
@@ -397,7 +407,7 @@ static int parse_args(int argc, char **argv, struct dump_opts *o, enum btfids_fo
 			o->base_path = optarg;
 			break;
 		case 'h':
-			usage(stdout);
+			btfids_dump_usage(stdout);
 			return 0;
 		default:
 			fprintf(stderr, "btfids dump: unknown option or missing argument: %s\n",
@@ -421,7 +431,7 @@ int do_dump(int argc, char **argv)
 	first = parse_args(argc, argv, &o, &fmt);
 	if (first <= 0) {
 		if (first < 0)
-			usage(stderr);
+			btfids_dump_usage(stderr);
 		return first < 0 ? 2 : 0;
 	}
 	btfids_out_init(&o.out, fmt, NULL, NULL);

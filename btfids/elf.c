@@ -615,3 +615,10 @@ int btfids_elf_check_ids_named(const struct btfids_elf *e, struct btfids_report 
 		   e->symtab_index ? "no symbol" : "there is no symbol table, so nothing");
 	return -EINVAL;
 }
+
+bool btfids_same_file(const char *a, const char *b)
+{
+	struct stat x, y;
+
+	return !stat(a, &x) && !stat(b, &y) && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}

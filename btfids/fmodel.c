@@ -11,13 +11,22 @@
  * its source. Where the psABI and the kernel's trampoline disagree we
  * describe the trampoline, since it is what reads the table; where the
  * contract doc and the kernel disagree we follow the kernel and say so.
+ *
+ * Last, the rules of a table (struct btfids_tramp_rules): which FUNC's
+ * proto a model is of (7.3's implicit-args kfuncs), and the one model of
+ * a BTF ID every table and `models --all` store (btfids_tramp_model()).
+ * The rules live here alone: tramp.c (v1), tramp2.c (v2) and models.c
+ * only call them.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <elf.h>
 
 #include "btfids/fmodel.h"
+#include "btfids/kfunc.h"
+#include "btfids/patch.h"
 #include "btfids/release.h"
 
 #ifndef EM_LOONGARCH
@@ -634,4 +643,114 @@ void btfids_fmodel_loc_str(const struct btfids_fmodel *m, unsigned int i, char *
 		p = part_str(p, p1);
 	}
 	*p = 0;
+}
+
+/* ---- The rules of a table: which FUNC a model is of (7.3 implicit args) ---- */
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int btfids_implicit_kfuncs(const struct btfids_syms *s, const unsigned char *ids, bool be,
+			   uint32_t **out, size_t *n)
+{
+	size_t i, j;
+
+	*out = NULL;
+	*n = 0;
+	for (i = 0; i < s->nr_sets; i++) {
+		const unsigned char *set = ids + s->sets[i].off;
+
+		if (s->sets[i].kind != BTFIDS_SET8 ||
+		    !(btfids_get32(set + 4, be) & BTFIDS_SET8_KFUNCS))
+			continue;
+		for (j = 0; j < s->sets[i].cnt; j++) {
+			uint32_t id = btfids_get32(set + 8 + 8 * j, be), *p;
+
+			if (!id || !(btfids_get32(set + 12 + 8 * j, be) & BTFIDS_KF_IMPLICIT_ARGS))
+				continue;
+			p = reallocarray(*out, *n + 1, sizeof(*p));
+			if (!p) {
+				free(*out);
+				*out = NULL;
+				*n = 0;
+				return -ENOMEM;
+			}
+			(*out = p)[(*n)++] = id;
+		}
+	}
+	if (*n)
+		qsort(*out, *n, sizeof(**out), cmp_u32);
+	return 0;
+}
+
+uint32_t btfids_attach_func(const struct btf *btf, uint32_t id, const uint32_t *implicit,
+			    size_t n)
+{
+	char impl[512];
+	__s32 impl_id;
+
+	if (!n || !bsearch(&id, implicit, n, sizeof(id), cmp_u32))
+		return id;
+	snprintf(impl, sizeof(impl), "%s_impl",
+		 btf__name_by_offset(btf, btf__type_by_id(btf, id)->name_off));
+	impl_id = btf__find_by_name_kind(btf, impl, BTF_KIND_FUNC);
+	return impl_id > 0 ? (uint32_t)impl_id : id;
+}
+
+void btfids_tramp_model(const struct btfids_tramp_rules *ru, const struct btf *btf,
+			uint32_t id, struct btfids_fmodel *m)
+{
+	if (!id) {
+		memset(m, 0, sizeof(*m));
+		memset(m->loc, BTF_TRAMP_LOC_NONE, sizeof(m->loc));
+		m->reason = BTF_TRAMP_UNRESOLVED;
+		return;
+	}
+	id = btfids_attach_func(btf, id, ru->implicit, ru->nr_implicit);
+	/* a FUNC whose type is not a FUNC_PROTO: malformed BTF */
+	if (btfids_fmodel_compute(btf, id, &ru->a, m))
+		*m = (struct btfids_fmodel){ .reason = BTF_TRAMP_ARG_UNSUPPORTED };
+}
+
+int btfids_tramp_rules_init(struct btfids_tramp_rules *ru, const struct btfids_elf *e,
+			    const struct btfids_syms *s, const unsigned char *ids,
+			    unsigned int kernel)
+{
+	memset(ru, 0, sizeof(*ru));
+	btfids_arch_from_elf(e->machine, e->elf_class, &ru->a);
+	ru->a.kernel = kernel;
+	if (!s || !ids || (kernel && kernel < BTFIDS_KERNEL(7, 3)))
+		return 0;
+	return btfids_implicit_kfuncs(s, ids, btfids_elf_big_endian(e), &ru->implicit,
+				      &ru->nr_implicit);
+}
+
+int btfids_tramp_rules_of_elf(struct btfids_tramp_rules *ru, const struct btfids_elf *e,
+			      unsigned int kernel, struct btfids_report *r)
+{
+	struct btfids_syms s = {};
+	int err = 0;
+
+	memset(ru, 0, sizeof(*ru));
+	btfids_arch_from_elf(e->machine, e->elf_class, &ru->a);
+	ru->a.kernel = kernel;
+	if ((kernel && kernel < BTFIDS_KERNEL(7, 3)) || !e->ids.size || !e->symtab_index)
+		return 0;
+	err = btfids_syms_collect(e, &s, r);
+	if (!err)
+		err = btfids_implicit_kfuncs(&s, e->ids.data, btfids_elf_big_endian(e),
+					     &ru->implicit, &ru->nr_implicit);
+	btfids_syms_free(&s);
+	return err;
+}
+
+void btfids_tramp_rules_free(struct btfids_tramp_rules *ru)
+{
+	free(ru->implicit);
+	ru->implicit = NULL;
+	ru->nr_implicit = 0;
 }

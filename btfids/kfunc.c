@@ -4,9 +4,11 @@
  * attributes, implicit args); the rules are in include/btfids/kfunc.h.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "btfids/fmodel.h"
 #include "btfids/kfunc.h"
 #include "btfids/patch.h"
 
@@ -635,12 +637,12 @@ static int rewrite_one(struct kfunc_ctx *c, const struct kfunc *k)
 }
 
 int btfids_kfuncs_rewrite(struct btf *btf, const struct btfids_elf *e,
-			  const struct btfids_syms *s, enum btfids_flow flow,
-			  struct btfids_report *r)
+			  const struct btfids_syms *s, const unsigned char *ids,
+			  enum btfids_flow flow, struct btfids_report *r)
 {
 	struct kfunc_ctx c = {
 		.btf = btf, .e = e, .s = s, .flow = flow, .r = r,
-		.ids = e->ids.data, .big_endian = btfids_elf_big_endian(e),
+		.ids = ids, .big_endian = btfids_elf_big_endian(e),
 	};
 	__u32 before = btf__type_cnt(btf);
 	size_t i;
@@ -664,4 +666,52 @@ int btfids_kfuncs_rewrite(struct btf *btf, const struct btfids_elf *e,
 	free(c.slots);
 	free(c.sets);
 	return err ? err : (int)(btf__type_cnt(btf) - before);
+}
+
+struct kf_name {
+	const char *name;
+	unsigned int since, until;	/* BTFIDS_KERNEL(); until 0: still defined */
+};
+
+/* include/linux/btf.h, bit by bit (kfunc.h) */
+static const struct kf_name kf_names[] = {
+	{ "KF_ACQUIRE", BTFIDS_KERNEL(6, 0), 0 },
+	{ "KF_RELEASE", BTFIDS_KERNEL(6, 0), 0 },
+	{ "KF_RET_NULL", BTFIDS_KERNEL(6, 0), 0 },
+	{ "KF_KPTR_GET", BTFIDS_KERNEL(6, 0), BTFIDS_KERNEL(6, 3) },
+	{ "KF_TRUSTED_ARGS", BTFIDS_KERNEL(6, 0), BTFIDS_KERNEL(6, 19) },
+	{ "KF_SLEEPABLE", BTFIDS_KERNEL(6, 1), 0 },
+	{ "KF_DESTRUCTIVE", BTFIDS_KERNEL(6, 0), 0 },
+	{ "KF_RCU", BTFIDS_KERNEL(6, 2), 0 },
+	{ "KF_ITER_NEW", BTFIDS_KERNEL(6, 4), 0 },
+	{ "KF_ITER_NEXT", BTFIDS_KERNEL(6, 4), 0 },
+	{ "KF_ITER_DESTROY", BTFIDS_KERNEL(6, 4), 0 },
+	{ "KF_RCU_PROTECTED", BTFIDS_KERNEL(6, 7), 0 },
+	{ "KF_FASTCALL", BTFIDS_KERNEL(6, 13), 0 },
+	{ "KF_ARENA_RET", BTFIDS_KERNEL(7, 0), 0 },
+	{ "KF_ARENA_ARG1", BTFIDS_KERNEL(7, 0), 0 },
+	{ "KF_ARENA_ARG2", BTFIDS_KERNEL(7, 0), 0 },
+	{ "KF_IMPLICIT_ARGS", BTFIDS_KERNEL(7, 0), 0 },
+	{ "KF_SPINLOCK_SAFE", BTFIDS_KERNEL(7, 3), 0 },
+	{ "KF_PERFMON", BTFIDS_KERNEL(7, 3), 0 },
+};
+
+char *btfids_kf_names(uint32_t flags, unsigned int kernel, char *buf, size_t len)
+{
+	uint32_t rest = flags;
+	size_t i, n = 0;
+
+	buf[0] = 0;
+	for (i = 0; i < sizeof(kf_names) / sizeof(kf_names[0]) && len; i++) {
+		const struct kf_name *k = &kf_names[i];
+
+		if (!(flags & 1u << i) || (kernel && (kernel < k->since ||
+						      (k->until && kernel > k->until))))
+			continue;
+		n += snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? "|" : "", k->name);
+		rest &= ~(1u << i);
+	}
+	if (rest || !flags)
+		snprintf(buf + n, n < len ? len - n : 0, "%s%#x", n ? "|" : "", rest);
+	return buf;
 }

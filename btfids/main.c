@@ -16,24 +16,55 @@
 struct cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
+	void (*usage)(FILE *f);
 	const char *help;
 };
 
 static const struct cmd cmds[] = {
-	{ "resolve", do_resolve, "fill .BTF_ids in place (the default verb)" },
-	{ "check", do_check, "report names that no longer resolve, ambiguous names, stale IDs" },
-	{ "dump", do_dump, "print the lists and sets of .BTF_ids" },
-	{ "models", do_models, "print trampoline function models as JSON Lines" },
+	{ "resolve", do_resolve, btfids_resolve_usage, "fill .BTF_ids in place (the default verb)" },
+	{ "check", do_check, btfids_check_usage, "report names that no longer resolve, ambiguous names, stale IDs" },
+	{ "dump", do_dump, btfids_dump_usage, "print the lists and sets of .BTF_ids" },
+	{ "models", do_models, btfids_models_usage, "print trampoline function models as JSON Lines" },
 };
 
-static int do_help(void)
+static const struct cmd *find_cmd(const char *name)
 {
 	size_t i;
 
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(name, cmds[i].name))
+			return &cmds[i];
+	return NULL;
+}
+
+static void list_verbs(FILE *f)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		fprintf(f, " %s", cmds[i].name);
+}
+
+/* btfids help [VERB]: the overview, or VERB's --help; exit 0 (2: no such verb) */
+static int do_help(const char *verb)
+{
+	const struct cmd *c = verb ? find_cmd(verb) : NULL;
+	size_t i;
+
+	if (c) {
+		c->usage(stdout);
+		return BTFIDS_EXIT_OK;
+	}
+	if (verb) {
+		fprintf(stderr, "btfids help: no verb '%s' (verbs:", verb);
+		list_verbs(stderr);
+		fprintf(stderr, ")\n");
+		return BTFIDS_EXIT_BAD;
+	}
 	printf("Usage: btfids [VERB] [OPTIONS] ELF...\n\n"
 	       "Without a verb, btfids takes the options of the kernel's resolve_btfids:\n"
 	       "  btfids [-v]... [--btf FILE] [-b|--btf_base FILE] [--fatal_warnings]\n"
-	       "         [--distill_base] [--kernel RELEASE] ELF...\n"
+	       "         [--distill_base] [--kernel RELEASE] [--tramp_table] ELF...\n"
 	       "  btfids [-v]... [...] -o OUT ELF     (a resolved copy; ELF left as it is)\n"
 	       "  btfids --patch_btfids BLOB ELF\n\n"
 	       "The kernel an ELF was built from (linux_banner in vmlinux, vermagic= in a\n"
@@ -41,27 +72,30 @@ static int do_help(void)
 	       "decides the flow: 6.x patches .BTF_ids in place, 7.x (scripts/gen-btf.sh)\n"
 	       "writes ELF.BTF_ids and ELF.BTF and leaves ELF as it is; no release found\n"
 	       "means 6.x. -v prints how each ELF was classified.\n\n"
-	       "Verbs (btfids VERB --help for each):\n");
+	       "Verbs (btfids help VERB, or btfids VERB --help, for each):\n");
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		printf("  %-10s %s\n", cmds[i].name, cmds[i].help);
-	return 0;
+	printf("\nExit status: resolve keeps the kernel tool's (0 ok, 255 failure, 129 usage\n"
+	       "error); check, dump and models: 0 ok, 1 findings (check), 2 bad input or usage.\n");
+	return BTFIDS_EXIT_OK;
 }
 
 int main(int argc, char **argv)
 {
-	size_t i;
+	const struct cmd *c;
 
-	if (argc == 2 && (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
-			  !strcmp(argv[1], "-h")))
-		return do_help();
+	if (argc >= 2 && argc <= 3 && !strcmp(argv[1], "help"))
+		return do_help(argc == 3 ? argv[2] : NULL);
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
+		return do_help(NULL);
 	if (argc == 2 && !strcmp(argv[1], "--version")) {
 		printf("btfids %s (libbpf %u.%u, built from %s)\n", BTFIDS_VERSION,
 		       libbpf_major_version(), libbpf_minor_version(), BTFIDS_LIBBPF_FROM);
 		return 0;
 	}
-	for (i = 0; argc > 1 && i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		if (!strcmp(argv[1], cmds[i].name))
-			return cmds[i].fn(argc - 1, argv + 1);
+	c = argc > 1 ? find_cmd(argv[1]) : NULL;
+	if (c)
+		return c->fn(argc - 1, argv + 1);
 	/*
 	 * "btfids chek vmlinux" must not resolve vmlinux in place: a first word
 	 * that is neither an option nor a file, with more to follow, is a
@@ -69,8 +103,7 @@ int main(int argc, char **argv)
 	 */
 	if (argc > 2 && argv[1][0] != '-' && access(argv[1], F_OK)) {
 		fprintf(stderr, "btfids: '%s' is neither a verb nor a file (verbs:", argv[1]);
-		for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-			fprintf(stderr, " %s", cmds[i].name);
+		list_verbs(stderr);
 		fprintf(stderr, "); nothing was changed\n");
 		return BTFIDS_EXIT_USAGE;
 	}

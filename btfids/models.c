@@ -2,7 +2,7 @@
 /*
  * models.c - the models verb: trampoline function models as JSON Lines.
  *
- *   btfids models --all [--arch NAME] [--kernel X.Y] [-b BASE] FILE
+ *   btfids models --all [--arch NAME] [--kernel RELEASE] [-b BASE] FILE
  *       every FUNC of FILE's BTF (an ELF with .BTF, or raw BTF, which
  *       needs --arch), computed now, in BTF ID order, by the rules of the
  *       release the ELF says it is, or of --kernel (6.1 on; fmodel.h);
@@ -38,145 +38,154 @@
 #include "btfids/srctree.h"
 #include "btfids/json.h"
 #include "btfids/lookup.h"
+#include "btfids/tramp2.h"
+#include "btfids/tramp_class.h"
 #include "btfids/tramp_fill.h"
 
-void btfids_models_print_class(struct btfids_json *j, const char *name, uint32_t id,
-			       long cls, const struct btfids_fmodel *m)
-{
-	bool ok = m->reason == BTF_TRAMP_OK;
-	unsigned int i;
-	char loc[BTFIDS_FMODEL_LOC_LEN];
-
-	btfids_json_start_object(j);
-	btfids_json_string_field(j, "name", name);
-	btfids_json_uint_field(j, "id", id);
-	if (cls >= 0)
-		btfids_json_uint_field(j, "class", cls);
-	btfids_json_bool_field(j, "attachable", ok);
-	if (!ok)
-		btfids_json_string_field(j, "reason", btfids_fmodel_reason_str(m->reason));
-	if (m->distilled) {
-		btfids_json_uint_field(j, "nr_args", m->nr_args);
-		btfids_json_uint_field(j, "ret_size", m->ret_size);
-		btfids_json_uint_field(j, "ret_flags", m->ret_flags);
-		btfids_json_u8_array_field(j, "arg_size", m->arg_size, m->nr_args);
-		btfids_json_u8_array_field(j, "arg_flags", m->arg_flags, m->nr_args);
-		btfids_json_uint_field(j, "slots", m->nr_slots);
-	}
-	if (ok) {
-		btfids_json_name(j, "loc");
-		btfids_json_start_array(j);
-		for (i = 0; i < m->nr_args; i++) {
-			btfids_fmodel_loc_str(m, i, loc, sizeof(loc));
-			btfids_json_string(j, loc);
-		}
-		btfids_json_end_array(j);
-	}
-	btfids_json_end_object(j);
-	btfids_json_newline(j);
-}
-
-void btfids_models_print(struct btfids_json *j, const char *name, uint32_t id,
-			 const struct btfids_fmodel *m)
-{
-	btfids_models_print_class(j, name, id, -1, m);
-}
-
-static void usage(FILE *f)
+void btfids_models_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: btfids models --all [--arch NAME] [--kernel X.Y] [-b BASE] FILE\n"
-		"       btfids models [-b BASE] ELF\n"
-		"       btfids models [--btf BTF] VMLINUX | --btf BTF FILE.BTF_tramp\n\n"
+		"Usage: btfids models --all [--arch NAME] [--kernel RELEASE] [-b BASE]\n"
+		"                     [--func PATTERN] [-v] FILE\n"
+		"       btfids models [-b BASE] [--func PATTERN] ELF\n"
+		"       btfids models [--btf BTF] [--func PATTERN] VMLINUX | --btf BTF FILE.BTF_tramp\n\n"
 		"Print BPF trampoline function models as JSON Lines, by BTF ID.\n\n"
-		"  --all              every FUNC of FILE's BTF (ELF with .BTF, or raw BTF)\n"
-		"  --arch NAME        target for raw BTF: x86_64 arm64 s390x riscv64\n"
-		"                     loongarch64 powerpc64 powerpc64le i386 arm mips\n"
-		"                     powerpc riscv32 (for an ELF: overrides e_machine)\n"
-		"  --kernel X.Y       the rules of that kernel, 6.1 on (default: the release\n"
-		"                     the ELF says, else the newest, v6.18's)\n"
-		"  -b, --btf_base F   base BTF when FILE's BTF is split (a module)\n"
-		"      --btf BTF      a v2 table's BTF (raw or ELF): names, crc32; needed\n"
-		"                     for a raw FILE.BTF_tramp\n"
-		"  -h, --help         this help\n\n"
+		"  -a, --all             every FUNC of FILE's BTF (ELF with .BTF, or raw BTF)\n"
+		"      --arch NAME       target for raw BTF: x86_64 arm64 s390x riscv64\n"
+		"                        loongarch64 powerpc64 powerpc64le i386 arm mips\n"
+		"                        powerpc riscv32 (for an ELF: overrides e_machine)\n"
+		"      --kernel RELEASE  the rules of that kernel, 6.1 on (default: the release\n"
+		"                        the ELF says, else the newest, v6.18's)\n"
+		"  -b, --btf_base BASE   base BTF when FILE's BTF is split (a module); a vmlinux\n"
+		"                        is read on its own BTF\n"
+		"      --btf BTF         a v2 table's BTF (raw or ELF): names, crc32; needed\n"
+		"                        for a raw FILE.BTF_tramp\n"
+		"  -f, --func PATTERN    only the functions whose name matches PATTERN (a shell\n"
+		"                        glob: bpf_iter_*, vfs_read)\n"
+		"  -v, --verbose         say on stderr which architecture's and kernel's rules\n"
+		"                        --all used, and where the release came from\n"
+		"  -h, --help            this help\n\n"
 		"Without --all, print the tables btfids stored in ELF's .BTF_tramp (v1\n"
 		"sets, or the v2 table of every function, with each one's class), or\n"
 		"in a raw FILE.BTF_tramp of the 7.x flow.\n"
-		"Exit status: 0 ok, 255 failure, 129 usage error.\n");
+		"Exit status: 0 ok, 2 bad input or usage.\n");
 }
 
-/* The KF_IMPLICIT_ARGS kfuncs of @e's resolved .BTF_ids (tramp_fill.h). */
-static int implicit_of_elf(struct btfids_elf *e, uint32_t **ids, size_t *n,
-			   struct btfids_report *r)
-{
-	struct btfids_syms s = {};
-	int err;
-
-	*ids = NULL;
-	*n = 0;
-	if (!e->ids.size || !e->symtab_index)
-		return 0;
-	err = btfids_syms_collect(e, &s, r);
-	if (!err)
-		err = btfids_implicit_kfuncs(&s, e->ids.data, btfids_elf_big_endian(e), ids, n);
-	btfids_syms_free(&s);
-	return err;
-}
+struct models_opts {
+	const char *arch;	/* --arch */
+	const char *kernel_str;	/* --kernel */
+	unsigned int kernel;	/* its BTFIDS_KERNEL(); 0: the ELF's, else the newest */
+	const char *base;	/* -b */
+	const char *btf;	/* --btf */
+	const char *func;	/* --func */
+	bool all;
+	int verbose;
+	struct btfids_report rep;
+};
 
 /*
- * The kernel @e was built from (srctree.h) into *kernel, left as it is when
- * none is found (the newest rules); fails when its debug info names two.
+ * The kernel @e was built from (srctree.h) into *kernel and what said it
+ * into @from, both left as they are when none is found (the newest rules);
+ * fails when its debug info names two.
  */
-static int elf_kernel(const struct btfids_elf *e, unsigned int *kernel,
-		      struct btfids_report *r)
+static int elf_kernel(const struct btfids_elf *e, unsigned int *kernel, char *from,
+		      size_t len, struct btfids_report *r)
 {
 	struct btfids_release rel;
 	struct btfids_srctree t;
 	int err = btfids_release_find(e, &rel, &t, r);
 
-	if (!err)
+	if (!err) {
 		*kernel = BTFIDS_KERNEL(rel.major, rel.minor);
+		snprintf(from, len, "%s, from %s", rel.text, !rel.from ? "the ELF" :
+			 !strcmp(rel.from, BTFIDS_FROM_SRCTREE) ? "its kernel tree" : rel.from);
+	}
 	return err == -ENOTUNIQ || err == -ENOMEM ? err : 0;
 }
 
-static int models_all(const char *path, const char *arch, unsigned int kernel,
-		      const char *base_path, struct btfids_report *r)
+/*
+ * FILE (or --btf's) is a file that can be read: else an error line naming
+ * it and what it is instead. Returns BTFIDS_FILE_* or a negative errno.
+ */
+static int readable(const char *path, const char *opt, struct btfids_report *r)
 {
-	int kind = btfids_btf_file_kind(path), err;
+	int kind = btfids_btf_file_kind(path);
+
+	if (kind >= 0)
+		return kind;
+	btfids_err(r, path, "%s%scannot read it: %s", opt ? opt : "", opt ? ": " : "",
+		   kind == -EISDIR ? "a directory" : kind == -EINVAL ? "not a regular file" :
+		   strerror(-kind));
+	return kind;
+}
+
+/* -v: the rules --all follows, on stderr (stdout is the JSON Lines) */
+static void say_rules(const struct models_opts *o, const char *path,
+		      const struct btfids_tramp_rules *ru, const char *from, bool own_base)
+{
+	unsigned int k = ru->a.kernel;
+	char rel[64] = "the newest kernel's (no release found)";
+
+	if (!o->verbose)
+		return;
+	if (k)
+		snprintf(rel, sizeof(rel), "Linux %u.%u's (%s)", k >> 8, k & 0xff,
+			 o->kernel_str ? "--kernel" : from);
+	fprintf(stderr, "btfids models: %s: the %s rules (%s) of %s%s\n", path, ru->a.name,
+		o->arch ? "--arch" : "its e_machine", rel,
+		own_base ? "; -b not used: a vmlinux's BTF is its own" : "");
+}
+
+/* A module's BTF does not parse alone: say that -b names its base. */
+static void btf_fail(const char *path, int err, bool based, struct btfids_report *r)
+{
+	char msg[128];
+
+	btfids_err(r, path, "cannot read BTF: %s%s", btfids_btf_strerror(err, msg, sizeof(msg)),
+		   based ? "" : " (a module's BTF is split: name its base with -b vmlinux)");
+}
+
+static int models_all(struct models_opts *o, const char *path)
+{
+	struct btfids_report *r = &o->rep;
+	int kind = readable(path, NULL, r), err;
 	struct btfids_tramp_rules ru = {};
 	struct btf *base = NULL, *btf;
+	unsigned int kernel = o->kernel;
 	uint32_t id, first = 1, n;
+	bool own_base = false;
 	struct btfids_fmodel m;
 	struct btfids_json j;
-	char msg[128];
+	char from[160] = "";
 
 	if (kind == BTFIDS_FILE_ELF) {
 		struct btfids_elf e;
 
 		if (btfids_elf_open(&e, path, false, r))
 			return -EINVAL;
-		btfids_arch_from_elf(e.machine, e.elf_class, &ru.a);
+		/* a vmlinux's BTF is its own, and so is -b's when it names FILE */
+		own_base = o->base && (e.type != ET_REL || btfids_same_file(o->base, path));
 		/* the rules of the kernel the ELF was built from, unless --kernel says */
-		err = kernel ? 0 : elf_kernel(&e, &kernel, r);
-		if (!err && (!kernel || kernel >= BTFIDS_KERNEL(7, 3)))
-			err = implicit_of_elf(&e, &ru.implicit, &ru.nr_implicit, r);
+		err = kernel ? 0 : elf_kernel(&e, &kernel, from, sizeof(from), r);
+		if (!err)
+			err = btfids_tramp_rules_of_elf(&ru, &e, kernel, r);
 		btfids_elf_close(&e);
 		if (err)
 			return err;
-	} else if (kind < 0 || kind == BTFIDS_FILE_OTHER) {
-		btfids_err(r, path, "cannot read BTF: %s", kind == BTFIDS_FILE_OTHER ?
-			   "neither an ELF file nor raw BTF (no 0xeb9f magic)" :
-			   kind == -EINVAL ? "not a regular file" : strerror(-kind));
+	} else if (kind < 0) {
+		return kind;
+	} else if (kind == BTFIDS_FILE_OTHER) {
+		btfids_err(r, path, "cannot read BTF: neither an ELF file nor raw BTF (no 0xeb9f magic)");
 		return -EINVAL;
-	} else if (!arch) {
+	} else if (!o->arch) {
 		btfids_err(r, path, "raw BTF: --arch NAME is required");
 		return -EINVAL;
 	}
-	if (arch)
-		btfids_arch_from_name(arch, &ru.a);	/* checked by do_models() */
+	if (o->arch)
+		btfids_arch_from_name(o->arch, &ru.a);	/* checked by do_models() */
 	ru.a.kernel = kernel;
-	if (base_path) {
-		if (btfids_btf_load_base(base_path, &base, r)) {
+	if (o->base && !own_base) {
+		if (btfids_btf_load_base(o->base, &base, r)) {
 			btfids_tramp_rules_free(&ru);
 			return -EINVAL;
 		}
@@ -186,20 +195,21 @@ static int models_all(const char *path, const char *arch, unsigned int kernel,
 	btf = base ? btf__parse_split(path, base) : btf__parse(path, NULL);
 	if (!btf) {
 		err = errno ? -errno : -EINVAL;
-		btfids_err(r, path, "cannot read BTF: %s", btfids_btf_strerror(err, msg, sizeof(msg)));
+		btf_fail(path, err, base, r);
 		btf__free(base);
 		btfids_tramp_rules_free(&ru);
 		return err;
 	}
+	say_rules(o, path, &ru, from, own_base);
 	btfids_json_init(&j, stdout);
 	n = btf__type_cnt(btf);
 	for (id = first; id < n; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
 
-		if (!btf_is_func(t))
+		if (!btf_is_func(t) || !btfids_models_wanted(o->func, btf__name_by_offset(btf, t->name_off)))
 			continue;
 		btfids_tramp_model(&ru, btf, id, &m);
-		btfids_models_print(&j, btf__name_by_offset(btf, t->name_off), id, &m);
+		btfids_tramp_class_print(&j, btf__name_by_offset(btf, t->name_off), id, -1, &m);
 	}
 	btfids_tramp_rules_free(&ru);
 	btf__free(btf);
@@ -208,26 +218,37 @@ static int models_all(const char *path, const char *arch, unsigned int kernel,
 }
 
 /* v1 sets (tramp.c) or a v2 table (tramp2.c), in an ELF or a raw file */
-static int stored_tables(const char *path, const char *base, const char *btf,
-			 struct btfids_report *r)
+static int stored_tables(struct models_opts *o, const char *path)
 {
+	struct btfids_report *r = &o->rep;
+	int kind = readable(path, NULL, r);
 	struct btfids_elf e;
 	bool v2;
 
-	if (btfids_btf_file_kind(path) != BTFIDS_FILE_ELF)
-		return btfids_tramp2_print(path, btf, stdout, r);
+	if (kind < 0)
+		return kind;
+	if (kind == BTFIDS_FILE_RAW_BTF) {
+		btfids_err(r, path, "raw BTF holds no trampoline table: --all --arch NAME models its functions");
+		return -EINVAL;
+	}
+	if (kind == BTFIDS_FILE_OTHER && !btfids_tramp2_file_is(path, -1)) {
+		btfids_err(r, path, "neither an ELF file nor a raw trampoline table (the <ELF>.BTF_tramp of the 7.x flow: no v2 table magic)");
+		return -EINVAL;
+	}
+	if (kind != BTFIDS_FILE_ELF)
+		return btfids_tramp2_print(path, o->btf, o->func, stdout, r);
 	if (btfids_elf_open(&e, path, false, r))
 		return -EINVAL;
 	v2 = e.tramp.index && btfids_tramp2_is(e.tramp.data, e.tramp.size,
 					       btfids_elf_big_endian(&e));
 	btfids_elf_close(&e);
 	if (v2)
-		return btfids_tramp2_print(path, btf, stdout, r);
-	if (btf) {
+		return btfids_tramp2_print(path, o->btf, o->func, stdout, r);
+	if (o->btf) {
 		btfids_err(r, path, "--btf: its .BTF_tramp holds no v2 table (v1 tables are named from the ELF itself)");
 		return -EINVAL;
 	}
-	return btfids_tramp_print(path, base, stdout, r);
+	return btfids_tramp_print(path, o->base, o->func, stdout, r);
 }
 
 static const struct option long_opts[] = {
@@ -236,74 +257,92 @@ static const struct option long_opts[] = {
 	{ "btf_base", required_argument, NULL, 'b' },
 	{ "btf", required_argument, NULL, 'B' },
 	{ "kernel", required_argument, NULL, 'K' },
+	{ "func", required_argument, NULL, 'f' },
+	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
-int do_models(int argc, char **argv)
+/* A usage error: its line, then the usage. Returns the exit status. */
+static int usage_err(const char *fmt, const char *arg)
 {
-	struct btfids_report rep = { .out = stderr };
-	const char *arch = NULL, *base = NULL, *kernel_str = NULL, *btf = NULL;
-	unsigned int kernel = 0;
-	bool all = false;
-	int c, err;
+	fputs("btfids models: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	btfids_models_usage(stderr);
+	return BTFIDS_EXIT_BAD;
+}
+
+/* The options into @o; returns -1 when they are fine, else the exit status. */
+static int parse_args(int argc, char **argv, struct models_opts *o)
+{
+	int c;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "b:h", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ab:f:vh", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
-			all = true;
+			o->all = true;
 			break;
 		case 'A':
-			arch = optarg;
+			o->arch = optarg;
 			break;
 		case 'b':
-			base = optarg;
+			o->base = optarg;
 			break;
 		case 'B':
-			btf = optarg;
+			o->btf = optarg;
 			break;
 		case 'K':
-			kernel_str = optarg;
+			o->kernel_str = optarg;
+			break;
+		case 'f':
+			o->func = optarg;
+			break;
+		case 'v':
+			o->verbose++;
 			break;
 		case 'h':
-			usage(stdout);
+			btfids_models_usage(stdout);
 			return BTFIDS_EXIT_OK;
+		case ':':
+			return usage_err(optopt == 'A' ? "option %s needs a NAME" :
+					 optopt == 'K' ? "option %s needs a RELEASE (6.12, 7.3)" :
+					 optopt == 'f' ? "option %s needs a PATTERN" :
+					 "option %s needs a FILE", argv[optind - 1]);
 		default:
-			fprintf(stderr, "btfids models: unknown option or missing argument: %s\n",
-				argv[optind - 1]);
-			usage(stderr);
-			return BTFIDS_EXIT_USAGE;
+			return usage_err("unknown option %s", argv[optind - 1]);
 		}
 	}
-	if (argc - optind != 1) {
-		fprintf(stderr, "btfids models: %s\n", argc == optind ? "no ELF file given" :
-			"one file at a time");
-		usage(stderr);
-		return BTFIDS_EXIT_USAGE;
-	}
-	if (arch && btfids_arch_from_name(arch, &(struct btfids_target_arch){})) {
-		fprintf(stderr, "btfids models: unknown --arch %s (the targets are listed below)\n",
-			arch);
-		usage(stderr);
-		return BTFIDS_EXIT_USAGE;
-	}
-	if (kernel_str && (!all || btfids_kernel_from_str(kernel_str, &kernel))) {
-		fprintf(stderr, "btfids models: %s\n", all ? "--kernel takes a version: 6.12, 7.3" :
-			"--kernel only with --all (stored tables are read back as they are)");
-		usage(stderr);
-		return BTFIDS_EXIT_USAGE;
-	}
-	if (btf && all) {
-		fprintf(stderr, "btfids models: --btf names a stored v2 table's functions; --all reads FILE's own BTF\n");
-		usage(stderr);
-		return BTFIDS_EXIT_USAGE;
-	}
+	if (argc - optind != 1)
+		return usage_err("%s", argc == optind ? "no ELF file given" : "one file at a time");
+	if (o->arch && btfids_arch_from_name(o->arch, &(struct btfids_target_arch){}))
+		return usage_err("unknown --arch %s (the targets are listed below)", o->arch);
+	if (o->kernel_str && !o->all)
+		return usage_err("%s", "--kernel only with --all (stored tables are read back as they are)");
+	if (o->kernel_str && btfids_kernel_from_str(o->kernel_str, &o->kernel))
+		return usage_err("--kernel %s: not a kernel release (--kernel takes a version: 6.12, 7.3)",
+				 o->kernel_str);
+	if (o->btf && o->all)
+		return usage_err("%s", "--btf names a stored v2 table's functions; --all reads FILE's own BTF");
+	return -1;
+}
+
+int do_models(int argc, char **argv)
+{
+	struct models_opts o = { .rep = { .out = stderr } };
+	int err;
+
+	err = parse_args(argc, argv, &o);
+	if (err >= 0)
+		return err;
+	if (o.btf && readable(o.btf, "--btf", &o.rep) < 0)
+		return BTFIDS_EXIT_BAD;
 	btfids_json_buffer(stdout);	/* a line per kernel function: 7 MB */
-	if (all)
-		err = models_all(argv[optind], arch, kernel, base, &rep);
+	if (o.all)
+		err = models_all(&o, argv[optind]);
 	else
-		err = stored_tables(argv[optind], base, btf, &rep);
-	return err ? BTFIDS_EXIT_FAIL : BTFIDS_EXIT_OK;
+		err = stored_tables(&o, argv[optind]);
+	return err ? BTFIDS_EXIT_BAD : BTFIDS_EXIT_OK;
 }

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <bpf/btf.h>
 
 #include "btfids/patch.h"
 
@@ -166,4 +167,96 @@ int btfids_patch_section(const struct btfids_elf *e, const struct btfids_syms *s
 	}
 	*out = buf;
 	return 0;
+}
+
+/* The name of @id in @btf and its kind (*kind); NULL when it has none a slot can ask for. */
+static const char *id_name(const struct btf *btf, int32_t id, int *kind)
+{
+	const struct btf_type *t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+
+	*kind = t ? btfids_kind_of(t) : -1;
+	return *kind < 0 ? NULL : btf__name_by_offset(btf, t->name_off);
+}
+
+/*
+ * One resolved set8 back in link order: each stored pair at the entry of
+ * the slot its ID names, in @v's order; pairs with ID 0 in the entries
+ * left. @pos[i] is the slot target at entry i, or SIZE_MAX for none.
+ */
+static int unsort_set(const struct btfids_syms *s, const struct btfids_set *set,
+		      const struct btf *btf, unsigned char *buf, bool be,
+		      struct entry *v, size_t *pos, bool *used)
+{
+	unsigned char *p = buf + set->off + 8;
+	uint32_t i, j, k = 0;
+	const char *name;
+	int kind;
+
+	for (i = 0; i < set->cnt; i++) {
+		v[i].id = (int32_t)btfids_get32(p + 8 * i, be);
+		memcpy(v[i].flags, p + 8 * i + 4, 4);
+		used[i] = false;
+		pos[i] = SIZE_MAX;
+	}
+	for (i = 0; i < s->nr_slots; i++)
+		if (is_entry(set, s->slots[i].off))
+			pos[(s->slots[i].off - set->off - 8) / 8] = s->slots[i].target;
+	for (j = 0; j < set->cnt; j++) {
+		if (!v[j].id)
+			continue;
+		name = id_name(btf, v[j].id, &kind);
+		for (i = 0; name && i < set->cnt; i++)
+			if (pos[i] != SIZE_MAX && !used[i] && (int)s->targets[pos[i]].kind == kind &&
+			    !strcmp(s->targets[pos[i]].name, name))
+				break;
+		if (!name || i == set->cnt)
+			return -ESTALE;
+		used[i] = true;
+		btfids_put32(p + 8 * i, (uint32_t)v[j].id, be);
+		memcpy(p + 8 * i + 4, v[j].flags, 4);
+	}
+	for (j = 0; j < set->cnt; j++) {
+		if (v[j].id)
+			continue;
+		while (used[k])
+			k++;
+		used[k] = true;
+		btfids_put32(p + 8 * k, 0, be);
+		memcpy(p + 8 * k + 4, v[j].flags, 4);
+	}
+	return 0;
+}
+
+int btfids_patch_unsort(const struct btfids_syms *s, const struct btf *btf,
+			unsigned char *buf, bool big_endian, const char **bad_set)
+{
+	uint32_t max_cnt = 1;
+	struct entry *v;
+	size_t i, *pos;
+	bool *used;
+	int err = 0;
+
+	*bad_set = NULL;
+	for (i = 0; i < s->nr_sets; i++)
+		if (s->sets[i].cnt > max_cnt)
+			max_cnt = s->sets[i].cnt;
+	v = calloc(max_cnt, sizeof(*v));
+	pos = calloc(max_cnt, sizeof(*pos));
+	used = calloc(max_cnt, sizeof(*used));
+	if (!v || !pos || !used)
+		err = -ENOMEM;
+	for (i = 0; !err && i < s->nr_sets; i++) {
+		const struct btfids_set *set = &s->sets[i];
+
+		if (set->kind != BTFIDS_SET8 || !set->cnt ||
+		    btfids_get32(buf + set->off, big_endian) != set->cnt)
+			continue;	/* the linker's count word is 0 */
+		err = unsort_set(s, set, btf, buf, big_endian, v, pos, used);
+		if (err)
+			*bad_set = set->name;
+	}
+	free(v);
+	free(pos);
+	free(used);
+	return err;
 }

@@ -27,6 +27,7 @@
 #include "btfids/patch.h"
 #include "btfids/release.h"
 #include "btfids/srctree.h"
+#include "btfids/tramp2.h"
 #include "btfids/tramp_fill.h"
 #include "btfids/write.h"
 
@@ -38,6 +39,7 @@ struct resolve_opts {
 	const char *kernel;		/* --kernel RELEASE: overrides the ELF's own */
 	bool fatal_warnings;
 	bool distill_base;		/* --distill_base (7.x) */
+	bool distill_said;		/* ... and that a 6.x run ignores it */
 	bool batch;			/* several objects on one base */
 	bool tramp_table;		/* --tramp_table: the v2 table, placed or not */
 	struct btf *base;		/* parsed once for all objects */
@@ -47,14 +49,7 @@ struct resolve_opts {
 	struct btfids_report rep;
 };
 
-static bool same_file(const char *a, const char *b)
-{
-	struct stat x, y;
-
-	return !stat(a, &x) && !stat(b, &y) && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
-}
-
-static void usage(FILE *f)
+void btfids_resolve_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: btfids [resolve] [OPTIONS] ELF...\n"
@@ -81,8 +76,11 @@ static void usage(FILE *f)
 		"                         7.x: name the output files FILE.BTF_ids, FILE.BTF...\n"
 		"      --patch_btfids BLOB  copy BLOB (exactly the section's size) into .BTF_ids,\n"
 		"                           and BLOB's .BTF_tramp sibling, if any, into .BTF_tramp\n"
-		"  -h, --help             this help\n\n"
-		"Exit status: 0 ok, 255 failure, 129 usage error.\n");
+		"      --no-fail          accepted and ignored (5.x kbuild passed it)\n"
+		"      --version          btfids' and libbpf's versions (alone: btfids --version)\n"
+		"  -h, --help             this help (exit status 129, as the kernel tool's)\n\n"
+		"Exit status, the kernel tool's (kbuild's link step reads it): 0 ok,\n"
+		"255 failure, 129 usage error.\n");
 }
 
 static const char *plural(size_t n)
@@ -125,7 +123,20 @@ struct run {
 	const char *tramp2_why;		/* what asked for it */
 	struct btfids_tramp2 t2;
 	unsigned char *ids;		/* the new .BTF_ids; NULL: none to write */
+	bool own_base;			/* -b names this very vmlinux: not split */
 };
+
+/*
+ * The base BTF of @u's: -b's, unless -b names the ELF itself and it is no
+ * module ("btfids -b vmlinux vmlinux", a vmlinux in a batch of its
+ * modules): a vmlinux's BTF is its own, as check and dump read it. Split
+ * on itself, every type would be there twice ("multiple IDs" for each).
+ */
+static struct btf *base_of(const struct resolve_opts *o, const struct run *u)
+{
+	return u->own_base ? NULL : o->base;
+}
+
 
 /*
  * Which kernel built @path: --kernel, else its linux_banner or vermagic,
@@ -191,16 +202,55 @@ static int check_types(struct resolve_opts *o, struct run *u)
 	return err ? err : btfids_btf_check_types(u->btf, from, &o->rep);
 }
 
+/*
+ * 7.x: .BTF_ids in link order for the kfunc rewrite, which pairs flags with
+ * names by offset (*ids: a copy, NULL without .BTF_ids). An image the 7.x
+ * flow finished (a packaged vmlinux or module, run again) has its set8s
+ * resolved and sorted against its own .BTF: they are paired back by ID
+ * (patch.h), so that the run gives back the image's bytes. Resolved against
+ * another BTF (--btf), they cannot be: refused, nothing written.
+ */
+static int ids_in_link_order(struct resolve_opts *o, struct run *u, unsigned char **ids)
+{
+	const char *set;
+	int err;
+
+	*ids = NULL;
+	if (!u->e.ids.index)
+		return 0;
+	*ids = malloc(u->e.ids.size + 1);
+	if (!*ids) {
+		btfids_err(&o->rep, u->e.path, "out of memory");
+		return -ENOMEM;
+	}
+	memcpy(*ids, u->e.ids.data, u->e.ids.size);
+	err = btfids_patch_unsort(&u->s, u->btf, *ids, btfids_elf_big_endian(&u->e), &set);
+	if (err == -ESTALE)
+		btfids_err(&o->rep, u->e.path, ".BTF_ids was resolved against another BTF than %s (set8 %s holds an ID that names none of its kfuncs there), so its kfunc flags cannot be paired: give the BTF it was resolved against, or the image before --patch_btfids; nothing written",
+			   o->btf_path ? o->btf_path : "its own .BTF", set);
+	else if (err)
+		btfids_err(&o->rep, u->e.path, "out of memory");
+	if (err) {
+		free(*ids);
+		*ids = NULL;
+	}
+	return err;
+}
+
 /* 7.x: the kfunc rewrite, then dedup, distill and sort (kfunc.h, finalize.h) */
 static int rewrite_btf(struct resolve_opts *o, struct run *u)
 {
 	struct btfids_final f;
+	unsigned char *ids;
 	int added, err;
 
 	err = check_types(o, u);
+	if (!err)
+		err = ids_in_link_order(o, u, &ids);
 	if (err)
 		return err;
-	added = btfids_kfuncs_rewrite(u->btf, &u->e, &u->s, u->flow, &o->rep);
+	added = btfids_kfuncs_rewrite(u->btf, &u->e, &u->s, ids, u->flow, &o->rep);
+	free(ids);
 	if (added < 0)
 		return added;
 	err = btfids_finalize(u->btf, added, o->distill_base, u->flow, &u->s, u->e.path,
@@ -245,7 +295,7 @@ static int want_tramp2(struct resolve_opts *o, struct run *u)
 
 	if (u->flow == BTFIDS_FLOW_6X)	/* --tramp_table refused by resolve_one() */
 		return 0;
-	if (u->e.type == ET_REL || o->base)
+	if (u->e.type == ET_REL || base_of(o, u))
 		no = "a module (split BTF): the table is vmlinux's";
 	else if (u->e.tramp.size)
 		no = ".BTF_tramp holds declared sets: their v1 tables are written";
@@ -285,6 +335,28 @@ static int build_tramp2(struct resolve_opts *o, struct run *u)
 	return err;
 }
 
+/*
+ * A module's BTF that does not fit -b's: say why when the two say which
+ * kernel they are and differ (the module's vermagic against the base's
+ * linux_banner): the base of another build. The FAILED line said the rest.
+ */
+static void say_other_build(struct resolve_opts *o, const struct run *u)
+{
+	struct btfids_release mod, base = {};
+	struct btfids_elf b;
+
+	if (!u->rel.from || strcmp(u->rel.from, "vermagic") ||
+	    btfids_btf_file_kind(o->base_path) != BTFIDS_FILE_ELF)
+		return;
+	mod = u->rel;
+	if (btfids_elf_open(&b, o->base_path, false, &o->rep))
+		return;
+	if (!btfids_release_read(&b, &base) && strcmp(base.text, mod.text))
+		btfids_dbg(&o->rep, 0, "btfids: %s: built for Linux %s (vermagic), but -b %s is Linux %s (linux_banner): the base of another build\n",
+			   u->e.path, mod.text, o->base_path, base.text);
+	btfids_elf_close(&b);
+}
+
 /* Everything up to the write. */
 static int compute(struct resolve_opts *o, struct run *u)
 {
@@ -301,13 +373,16 @@ static int compute(struct resolve_opts *o, struct run *u)
 		err = want_tramp2(o, u);
 	if (has_ids)	/* the BTF work needs memory, not the symbol table */
 		btfids_elf_drop_syms(&u->e);
-	if (!err)
-		err = btfids_btf_load(&u->e, o->btf_path, o->base, &u->btf, &o->rep);
+	if (!err) {
+		err = btfids_btf_load(&u->e, o->btf_path, base_of(o, u), &u->btf, &o->rep);
+		if (err && base_of(o, u))
+			say_other_build(o, u);
+	}
 	if (!err && u->flow != BTFIDS_FLOW_6X)
 		err = rewrite_btf(o, u);
 	if (!err && has_ids)
-		err = btfids_lookup_indexed(u->btf, u->base ? NULL : o->base_index, &u->s,
-					    u->e.path, &o->rep);
+		err = btfids_lookup_indexed(u->btf, u->base || u->own_base ? NULL : o->base_index,
+					    &u->s, u->e.path, &o->rep);
 	if (!err)
 		err = patch_ids(o, u);
 	if (!err && has_ids)	/* trampoline tables: built now, written with .BTF_ids */
@@ -425,6 +500,11 @@ static int resolve_one(struct resolve_opts *o, const char *path)
 	int err;
 
 	err = open_elf(o, &u, path);
+	if (!err && o->base_path && u.e.type != ET_REL && btfids_same_file(o->base_path, path)) {
+		u.own_base = true;
+		btfids_dbg(&o->rep, 1, "%s: -b names this vmlinux itself: its BTF is read as its own, not split\n",
+			   path);
+	}
 	if (!err)
 		err = load_base(o);
 	if (err) {
@@ -434,6 +514,12 @@ static int resolve_one(struct resolve_opts *o, const char *path)
 	}
 	dest = u.flow != BTFIDS_FLOW_6X ? BTFIDS_DEST_RAW :
 	       o->output ? BTFIDS_DEST_COPY : BTFIDS_DEST_IN_PLACE;
+	/* 6.x kbuild has pahole write .BTF.base (scripts/Makefile.btf); say so, once */
+	if (dest != BTFIDS_DEST_RAW && o->distill_base && !o->distill_said) {
+		btfids_dbg(&o->rep, 0, "btfids: %s: --distill_base ignored: the 6.x flow writes no ELF.BTF.base (pahole puts .BTF.base in a 6.x module)\n",
+			   path);
+		o->distill_said = true;
+	}
 	if (dest != BTFIDS_DEST_RAW && o->tramp_table) {
 		btfids_err(&o->rep, path, "--tramp_table: the 6.x flow links no <ELF>.BTF_tramp (the 7.x flow writes it); file left unchanged");
 		err = -EINVAL;
@@ -502,19 +588,6 @@ out:
 	return err;
 }
 
-/* @path holds a v2 table (the table of every function) in @e's byte order. */
-static bool is_tramp2_file(const char *path, const struct btfids_elf *e)
-{
-	unsigned char hdr[8];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd < 0 ? -1 : pread(fd, hdr, sizeof(hdr), 0);
-
-	if (fd >= 0)
-		close(fd);
-	return n == (ssize_t)sizeof(hdr) &&
-	       btfids_tramp2_is(hdr, sizeof(hdr), btfids_elf_big_endian(e));
-}
-
 /*
  * The trampoline tables the 7.x run wrote beside BLOB (<elf>.BTF_ids ->
  * <elf>.BTF_tramp), for the image's .BTF_tramp: *buf, or NULL when there
@@ -532,7 +605,7 @@ static int tramp_blob(struct resolve_opts *o, const struct btfids_elf *e,
 	if (n < k || strcmp(o->patch_blob + n - k, ".BTF_ids") ||
 	    asprintf(&path, "%.*s.BTF_tramp", (int)(n - k), o->patch_blob) < 0)
 		return 0;
-	if (is_tramp2_file(path, e)) {
+	if (btfids_tramp2_file_is(path, btfids_elf_big_endian(e))) {
 		btfids_dbg(&o->rep, 1, "%s: %s is the v2 table, linked by gen-btf.sh (not patched in): .BTF_tramp left as it is\n",
 			   e->path, path);
 		err = 0;
@@ -625,6 +698,19 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* What an option's value is, as --help names it. */
+static const char *value_name(int opt)
+{
+	switch (opt) {
+	case OPT_KERNEL:
+		return "a RELEASE (6.12, 7.2, 7.3...)";
+	case OPT_PATCH:
+		return "a BLOB (the <ELF>.BTF_ids a 7.x run wrote)";
+	default:
+		return "a FILE";
+	}
+}
+
 /* Returns the index of the first ELF argument, or -1 after a usage error. */
 static int parse_args(int argc, char **argv, struct resolve_opts *o)
 {
@@ -672,10 +758,11 @@ static int parse_args(int argc, char **argv, struct resolve_opts *o)
 			break;
 		}
 		case 'h':
-			usage(stdout);
+			btfids_resolve_usage(stdout);
 			exit(BTFIDS_EXIT_USAGE);
 		case ':':
-			fprintf(stderr, "btfids: option %s needs a FILE\n", argv[optind - 1]);
+			fprintf(stderr, "btfids: option %s needs %s\n", argv[optind - 1],
+				value_name(optopt));
 			return -1;
 		default:
 			fprintf(stderr, "btfids: unknown option %s\n", argv[optind - 1]);
@@ -700,7 +787,7 @@ static int parse_args(int argc, char **argv, struct resolve_opts *o)
 		return -1;
 	}
 	/* -o naming the input itself (a link to it included) is an in-place run */
-	if (o->output && same_file(o->output, argv[optind]))
+	if (o->output && btfids_same_file(o->output, argv[optind]))
 		o->output = NULL;
 	return optind;
 }
@@ -712,7 +799,7 @@ int do_resolve(int argc, char **argv)
 
 	first = parse_args(argc, argv, &o);
 	if (first < 0) {
-		usage(stderr);
+		btfids_resolve_usage(stderr);
 		return BTFIDS_EXIT_USAGE;
 	}
 	if (o.patch_blob)

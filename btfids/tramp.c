@@ -2,6 +2,8 @@
 /*
  * tramp.c - fill the trampoline tables of .BTF_tramp during resolve, and
  * read them back for `btfids models ELF` (format: include/btfids/tramp.h).
+ * The models come from fmodel.h (btfids_tramp_model()), their bytes and
+ * JSON lines from tramp_class.h, as the v2 table's (tramp2.c).
  *
  * A table is the symbol __BTF_TRAMP__<set> in .BTF_tramp (st_size =
  * BTF_TRAMP_TABLE_SIZE(n)); its functions are the n 4-byte slots that
@@ -11,19 +13,23 @@
  * with one pwrite() after every check.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
 
-#include "btfids/kfunc.h"
 #include "btfids/lookup.h"
 #include "btfids/patch.h"
+#include "btfids/tramp_class.h"
 #include "btfids/tramp_fill.h"
 
 #define SEC_TRAMP	".BTF_tramp"
 #define PFX_TABLE	"__BTF_TRAMP__"
 #define PFX_LIST	"__BTF_TRAMP_IDS__"
+/* where a v1 entry's fields are (an entry may be misaligned in a section) */
+#define ENTRY_ID	offsetof(struct btf_tramp_entry, btf_id)
+#define ENTRY_MODEL	offsetof(struct btf_tramp_entry, model)
 
 /* Offset in @sec of a symbol value (ET_REL: section-relative). */
 static bool sec_off(const struct btfids_elf *e, const struct btfids_section *sec,
@@ -79,25 +85,11 @@ static int cmp_entry(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-void btfids_tramp_put_class(unsigned char *p, const struct btfids_fmodel *m)
-{
-	memset(p, 0, BTF_TRAMP_CLASS_SIZE);
-	p[0] = m->ret_size;
-	p[1] = m->ret_flags;
-	p[2] = m->nr_args;
-	p[3] = m->nr_slots;
-	memcpy(p + 4, m->arg_size, BTF_TRAMP_MAX_ARGS);
-	memcpy(p + 16, m->arg_flags, BTF_TRAMP_MAX_ARGS);
-	p[28] = m->reason == BTF_TRAMP_OK;
-	p[29] = m->reason;
-	p[30] = m->distilled;
-	memcpy(p + 32, m->loc, sizeof(m->loc));
-}
-
+/* One v1 entry at @p: the ID in byte order @be, then the model's class. */
 static void put_entry(unsigned char *p, const struct entry *en, bool be)
 {
-	btfids_put32(p, en->id, be);
-	btfids_tramp_put_class(p + 4, &en->m);
+	btfids_put32(p + ENTRY_ID, en->id, be);
+	btfids_tramp_put_class((struct btf_tramp_class *)(p + ENTRY_MODEL), &en->m);
 }
 
 /*
@@ -124,95 +116,6 @@ static void put_table(unsigned char *p, struct entry *en, size_t n, uint16_t mac
 	btfids_put32(p + 16, crc, be);
 	for (i = 0; i < n; i++)
 		put_entry(p + BTF_TRAMP_HDR_SIZE + i * BTF_TRAMP_ENTRY_SIZE, &en[i], be);
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-int btfids_implicit_kfuncs(const struct btfids_syms *s, const unsigned char *ids, bool be,
-			   uint32_t **out, size_t *n)
-{
-	size_t i, j;
-
-	*out = NULL;
-	*n = 0;
-	for (i = 0; i < s->nr_sets; i++) {
-		const unsigned char *set = ids + s->sets[i].off;
-
-		if (s->sets[i].kind != BTFIDS_SET8 ||
-		    !(btfids_get32(set + 4, be) & BTFIDS_SET8_KFUNCS))
-			continue;
-		for (j = 0; j < s->sets[i].cnt; j++) {
-			uint32_t id = btfids_get32(set + 8 + 8 * j, be), *p;
-
-			if (!id || !(btfids_get32(set + 12 + 8 * j, be) & BTFIDS_KF_IMPLICIT_ARGS))
-				continue;
-			p = reallocarray(*out, *n + 1, sizeof(*p));
-			if (!p) {
-				free(*out);
-				*out = NULL;
-				*n = 0;
-				return -ENOMEM;
-			}
-			(*out = p)[(*n)++] = id;
-		}
-	}
-	if (*n)
-		qsort(*out, *n, sizeof(**out), cmp_u32);
-	return 0;
-}
-
-uint32_t btfids_attach_func(const struct btf *btf, uint32_t id, const uint32_t *implicit,
-			    size_t n)
-{
-	char impl[512];
-	__s32 impl_id;
-
-	if (!n || !bsearch(&id, implicit, n, sizeof(id), cmp_u32))
-		return id;
-	snprintf(impl, sizeof(impl), "%s_impl",
-		 btf__name_by_offset(btf, btf__type_by_id(btf, id)->name_off));
-	impl_id = btf__find_by_name_kind(btf, impl, BTF_KIND_FUNC);
-	return impl_id > 0 ? (uint32_t)impl_id : id;
-}
-
-void btfids_tramp_model(const struct btfids_tramp_rules *ru, const struct btf *btf,
-			uint32_t id, struct btfids_fmodel *m)
-{
-	if (!id) {
-		memset(m, 0, sizeof(*m));
-		memset(m->loc, BTF_TRAMP_LOC_NONE, sizeof(m->loc));
-		m->reason = BTF_TRAMP_UNRESOLVED;
-		return;
-	}
-	id = btfids_attach_func(btf, id, ru->implicit, ru->nr_implicit);
-	/* a FUNC whose type is not a FUNC_PROTO: malformed BTF */
-	if (btfids_fmodel_compute(btf, id, &ru->a, m))
-		*m = (struct btfids_fmodel){ .reason = BTF_TRAMP_ARG_UNSUPPORTED };
-}
-
-int btfids_tramp_rules_init(struct btfids_tramp_rules *ru, const struct btfids_elf *e,
-			    const struct btfids_syms *s, const unsigned char *ids,
-			    unsigned int kernel)
-{
-	memset(ru, 0, sizeof(*ru));
-	btfids_arch_from_elf(e->machine, e->elf_class, &ru->a);
-	ru->a.kernel = kernel;
-	if (!s || !ids || (kernel && kernel < BTFIDS_KERNEL(7, 3)))
-		return 0;
-	return btfids_implicit_kfuncs(s, ids, btfids_elf_big_endian(e), &ru->implicit,
-				      &ru->nr_implicit);
-}
-
-void btfids_tramp_rules_free(struct btfids_tramp_rules *ru)
-{
-	free(ru->implicit);
-	ru->implicit = NULL;
-	ru->nr_implicit = 0;
 }
 
 int btfids_tramp_build(const struct btf *btf, const struct btfids_target_arch *a,
@@ -379,25 +282,11 @@ void btfids_tramp_free(struct btfids_tramp *t)
 	t->buf = NULL;
 }
 
-void btfids_tramp_get_class(const unsigned char *p, struct btfids_fmodel *m)
-{
-	memset(m, 0, sizeof(*m));
-	m->ret_size = p[0];
-	m->ret_flags = p[1];
-	m->nr_args = p[2] > BTF_TRAMP_MAX_ARGS ? BTF_TRAMP_MAX_ARGS : p[2];
-	m->nr_slots = p[3];
-	memcpy(m->arg_size, p + 4, BTF_TRAMP_MAX_ARGS);
-	memcpy(m->arg_flags, p + 16, BTF_TRAMP_MAX_ARGS);
-	m->reason = p[28] ? BTF_TRAMP_OK : (p[29] ? p[29] : BTF_TRAMP_NR_REASONS);
-	m->distilled = p[30];
-	memcpy(m->loc, p + 32, sizeof(m->loc));
-}
-
 /* One stored entry back to a model, from its bytes only; returns its ID. */
 static uint32_t get_entry(const unsigned char *p, bool be, struct btfids_fmodel *m)
 {
-	btfids_tramp_get_class(p + 4, m);
-	return btfids_get32(p, be);
+	btfids_tramp_get_class((const struct btf_tramp_class *)(p + ENTRY_MODEL), m);
+	return btfids_get32(p + ENTRY_ID, be);
 }
 
 /* The name of stored entry @id: from BTF, else (unresolved) the list's slot. */
@@ -459,8 +348,8 @@ static const char *list_name(const struct btfids_elf *e, const char *set, uint32
 	return "";
 }
 
-int btfids_tramp_print(const char *path, const char *base_path, FILE *out,
-		       struct btfids_report *r)
+int btfids_tramp_print(const char *path, const char *base_path, const char *func,
+		       FILE *out, struct btfids_report *r)
 {
 	struct btfids_tramp t = {};
 	struct btf *btf = NULL, *base = NULL;
@@ -522,7 +411,8 @@ int btfids_tramp_print(const char *path, const char *base_path, FILE *out,
 			if (!fn)
 				fn = list_name(&e, name + strlen(PFX_TABLE), n, id,
 					       id ? 0 : unres++, buf, sizeof(buf));
-			btfids_models_print(&j, fn, id, &m);
+			if (btfids_models_wanted(func, fn))
+				btfids_tramp_class_print(&j, fn, id, -1, &m);
 		}
 	}
 	err = fflush(out) ? -EIO : 0;

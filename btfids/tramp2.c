@@ -6,18 +6,22 @@
  * as <elf>.BTF_tramp), read back by `models` and `dump`.
  *
  * The models are the ones v1 tables and `models --all` store
- * (btfids_tramp_model()); a class is the 56 bytes btfids_tramp_put_class()
- * makes of one, deduplicated through an open-addressing hash table, so a
+ * (fmodel.h btfids_tramp_model()); a class is the struct btf_tramp_class
+ * btfids_tramp_put_class() makes of one (tramp_class.h, which also prints
+ * it), deduplicated through an open-addressing hash table, so a
  * vmlinux of ~60,000 FUNCs costs one model and one probe per FUNC.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "btfids/lookup.h"
 #include "btfids/patch.h"
-#include "btfids/tramp_fill.h"
+#include "btfids/tramp2.h"
+#include "btfids/tramp_class.h"
 
 /* Distinct classes, in order of first use, and a hash index over them. */
 struct class_set {
@@ -131,15 +135,15 @@ static long func_class(const struct btf *btf, const struct btfids_tramp_rules *r
 {
 	uint32_t aid = btfids_attach_func(btf, id, ru->implicit, ru->nr_implicit);
 	uint32_t proto = btf__type_by_id(btf, aid)->type;
-	unsigned char rec[BTF_TRAMP_CLASS_SIZE];
+	struct btf_tramp_class rec;
 	struct btfids_fmodel m;
 	long k;
 
 	if (proto < btf__type_cnt(btf) && by_proto[proto])
 		return by_proto[proto] - 1;
 	btfids_tramp_model(ru, btf, id, &m);
-	btfids_tramp_put_class(rec, &m);
-	k = class_set_add(cs, rec);
+	btfids_tramp_put_class(&rec, &m);
+	k = class_set_add(cs, (const unsigned char *)&rec);
 	if (k < 0)
 		return k;
 	if (k >= BTF_TRAMP2_MAX_CLASSES)
@@ -222,6 +226,21 @@ bool btfids_tramp2_is(const unsigned char *p, size_t len, bool be)
 {
 	return len >= 8 && btfids_get32(p, be) == BTF_TRAMP_MAGIC &&
 	       btfids_get16(p + 4, be) == BTF_TRAMP2_VERSION;
+}
+
+bool btfids_tramp2_file_is(const char *path, int be)
+{
+	unsigned char h[8];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : pread(fd, h, sizeof(h), 0);
+
+	if (fd >= 0)
+		close(fd);
+	if (n != (ssize_t)sizeof(h))
+		return false;
+	if (be >= 0)
+		return btfids_tramp2_is(h, sizeof(h), be);
+	return btfids_tramp2_is(h, sizeof(h), false) || btfids_tramp2_is(h, sizeof(h), true);
 }
 
 /* The header's fields, and (when they add up) func_id[], func_class[] to host order. */
@@ -410,7 +429,8 @@ int btfids_tramp2_of_elf(const struct btfids_elf *e, const char *btf_path,
 
 /* Every function of table @t, named from @btf (@btf_path), as JSON Lines. */
 static int print_funcs(const struct btfids_tramp2 *t, const struct btf *btf,
-		       const char *btf_path, FILE *out, struct btfids_report *r)
+		       const char *btf_path, const char *func, FILE *out,
+		       struct btfids_report *r)
 {
 	const struct btf_tramp2_hdr *h = (const struct btf_tramp2_hdr *)t->buf;
 	const struct btf_tramp_class *c = btf_tramp2_classes(h);
@@ -429,9 +449,11 @@ static int print_funcs(const struct btfids_tramp2 *t, const struct btf *btf,
 				   i, ids[i]);
 			return -EINVAL;
 		}
-		btfids_tramp_get_class((const unsigned char *)&c[cls[i]], &m);
-		btfids_models_print_class(&j, btf__name_by_offset(btf, ty->name_off), ids[i],
-					  cls[i], &m);
+		if (!btfids_models_wanted(func, btf__name_by_offset(btf, ty->name_off)))
+			continue;
+		btfids_tramp_get_class(&c[cls[i]], &m);
+		btfids_tramp_class_print(&j, btf__name_by_offset(btf, ty->name_off), ids[i],
+					 cls[i], &m);
 	}
 	return fflush(out) ? -EIO : 0;
 }
@@ -461,8 +483,8 @@ static int read_raw_table(const char *path, const char *btf_path, struct btfids_
 	return err;
 }
 
-int btfids_tramp2_print(const char *path, const char *btf_path, FILE *out,
-			struct btfids_report *r)
+int btfids_tramp2_print(const char *path, const char *btf_path, const char *func,
+			FILE *out, struct btfids_report *r)
 {
 	struct btfids_tramp2 t = {};
 	const char *names = btf_path ? btf_path : path;
@@ -488,7 +510,7 @@ int btfids_tramp2_print(const char *path, const char *btf_path, FILE *out,
 		err = errno ? -errno : -EINVAL;
 		btfids_err(r, names, "cannot read BTF: %s", btfids_btf_strerror(err, msg, sizeof(msg)));
 	} else {
-		err = print_funcs(&t, btf, names, out, r);
+		err = print_funcs(&t, btf, names, func, out, r);
 	}
 	btf__free(btf);
 	btfids_tramp2_free(&t);

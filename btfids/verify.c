@@ -272,8 +272,28 @@ static int refuse_type(char *why, size_t len, const struct btf *btf, __u32 id,
 }
 
 /*
+ * btf_func_proto_check(): a FUNC_PROTO's return type is a type of the BTF
+ * ("Invalid return type"). libbpf's btf_sanity_check() checks every other
+ * type ID a type refers to, but not this one, and btf__dedup() and
+ * btf__permute() index their maps with it (a fuzzer finding:
+ * tests/fuzz/regress/flow7/ret-type-out-of-range).
+ */
+static int check_ret_type(const struct btf *btf, __u32 id, const struct btf_type *t,
+			  char *why, size_t len)
+{
+	char what[96];
+
+	if (!btf_is_func_proto(t) || t->type < btf__type_cnt(btf))
+		return 0;
+	snprintf(what, sizeof(what), "returns type [%u], which is not in the BTF (kernel: Invalid return type)",
+		 t->type);
+	return refuse_type(why, len, btf, id, what);
+}
+
+/*
  * btf_check_meta(): kinds 1 to BTF_KIND_MAX (libbpf 1.8 reads others a
- * layout section describes; the 7.3 kernel refuses them). And
+ * layout section describes; the 7.3 kernel refuses them); the return type
+ * of a FUNC_PROTO (check_ret_type()). And
  * btf_check_modifier_chain_length(): from each modifier, at most 32 more
  * until a type checked before it (a lower ID) or a non-modifier.
  */
@@ -292,6 +312,8 @@ static int check_metas(const struct btf *btf, __u32 start, char *why, size_t len
 				 btf_kind(t), btf_kind(t));
 			return refuse_type(why, len, btf, id, what);
 		}
+		if (check_ret_type(btf, id, t, why, len))
+			return -EINVAL;
 		for (cur = id, limit = 32; t && is_modifier(t);) {
 			if (!limit--)
 				return refuse_type(why, len, btf, id, "starts a chain of more than 32 modifiers, or a loop of them (kernel: Max chain length or cycle detected)");

@@ -185,14 +185,14 @@ static int attach_lookup(const struct btf_tramp_hdr *h, uint32_t id, struct btf_
 {
 	const struct btf_tramp_entry *e = btf_tramp_find(h, id);
 
-	if (!e || !e->distilled)
+	if (!e || !e->model.distilled)
 		return -EINVAL;
-	m->ret_size = e->ret_size;
-	m->ret_flags = e->ret_flags;
-	m->nr_args = e->nr_args;
-	memcpy(m->arg_size, e->arg_size, sizeof(m->arg_size));
-	memcpy(m->arg_flags, e->arg_flags, sizeof(m->arg_flags));
-	return e->attachable ? 0 : -EOPNOTSUPP;
+	m->ret_size = e->model.ret_size;
+	m->ret_flags = e->model.ret_flags;
+	m->nr_args = e->model.nr_args;
+	memcpy(m->arg_size, e->model.arg_size, sizeof(m->arg_size));
+	memcpy(m->arg_flags, e->model.arg_flags, sizeof(m->arg_flags));
+	return e->model.attachable ? 0 : -EOPNOTSUPP;
 }
 
 /* ---- Harness ---- */

@@ -82,6 +82,12 @@ int btfids_elf_open(struct btfids_elf *e, const char *path, bool writable,
 void btfids_elf_close(struct btfids_elf *e);
 
 /*
+ * @a and @b name the same file (device and inode: a link or another path
+ * to it counts). False when either cannot be stat()ed.
+ */
+bool btfids_same_file(const char *a, const char *b);
+
+/*
  * Done with the symbol table for now: its pages leave the process's
  * memory (a private read-only file mapping: they come back from the page
  * cache, unchanged, if touched again). Lowers the peak RSS of a vmlinux

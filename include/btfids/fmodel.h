@@ -19,6 +19,8 @@
 #include <stdint.h>
 #include <bpf/btf.h>
 
+#include "btfids/elf.h"
+#include "btfids/syms.h"
 #include "btfids/tramp.h"
 
 enum btfids_arch {
@@ -58,7 +60,7 @@ void btfids_arch_from_elf(uint16_t machine, unsigned char elf_class,
  */
 int btfids_arch_from_name(const char *name, struct btfids_target_arch *a);
 
-/* The model of one function: struct btf_tramp_entry in host order. */
+/* The model of one function: struct btf_tramp_class in host order, and more. */
 struct btfids_fmodel {
 	uint8_t ret_size;
 	uint8_t ret_flags;
@@ -111,5 +113,51 @@ const char *btfids_fmodel_reason_str(unsigned int reason);
  */
 void btfids_fmodel_loc_str(const struct btfids_fmodel *m, unsigned int i, char *buf,
 			   size_t len);
+
+/*
+ * The rules a table's models follow, and `models --all`'s: the target
+ * and the release (a.kernel; 0: the newest rules) and, from 7.3, the
+ * KF_IMPLICIT_ARGS kfuncs, modelled on <name>_impl (v7.3
+ * kernel/bpf/verifier.c btf_attach_func_proto(): a tracing program
+ * attached to such a kfunc gets the proto with the implicit args).
+ */
+struct btfids_tramp_rules {
+	struct btfids_target_arch a;
+	uint32_t *implicit;		/* sorted BTF IDs; NULL: none */
+	size_t nr_implicit;
+};
+/*
+ * For ELF @e built from release @kernel: its arch, and the kfuncs from @s
+ * and the resolved .BTF_ids bytes @ids (either NULL: none). 0 or -ENOMEM.
+ */
+int btfids_tramp_rules_init(struct btfids_tramp_rules *ru, const struct btfids_elf *e,
+			    const struct btfids_syms *s, const unsigned char *ids,
+			    unsigned int kernel);
+/*
+ * The same from @e alone, its .BTF_ids as stored (a resolved ELF: `models
+ * --all`): its symbols collected only when the release can have implicit
+ * args. 0, or a negative errno after an error line (through @r).
+ */
+int btfids_tramp_rules_of_elf(struct btfids_tramp_rules *ru, const struct btfids_elf *e,
+			      unsigned int kernel, struct btfids_report *r);
+void btfids_tramp_rules_free(struct btfids_tramp_rules *ru);
+/*
+ * The model of BTF FUNC @id of @btf by @ru, as every table and `models
+ * --all` store it: @id 0 is "unresolved" (v1), a FUNC without a FUNC_PROTO
+ * "arg-unsupported".
+ */
+void btfids_tramp_model(const struct btfids_tramp_rules *ru, const struct btf *btf,
+			uint32_t id, struct btfids_fmodel *m);
+/*
+ * btfids_implicit_kfuncs(): the KF_IMPLICIT_ARGS kfuncs, the pairs with
+ * that flag of the BTF_SET8_KFUNCS sets of @s in the resolved .BTF_ids
+ * bytes @ids (byte order @be): *out, sorted, *n of them (NULL when none);
+ * 0 or -ENOMEM. btfids_attach_func(): the FUNC whose proto an attach to
+ * @id reads: <name>_impl's for those.
+ */
+int btfids_implicit_kfuncs(const struct btfids_syms *s, const unsigned char *ids, bool be,
+			   uint32_t **out, size_t *n);
+uint32_t btfids_attach_func(const struct btf *btf, uint32_t id, const uint32_t *implicit,
+			    size_t n);
 
 #endif /* _BTFIDS_FMODEL_H */

@@ -50,14 +50,30 @@
 #define BTFIDS_SET8_KFUNCS	(1u << 0)
 
 /*
+ * The KF_* names of a set8 entry's @flags into @buf (@len bytes, 128 is
+ * plenty), "|"-joined, as kernel @kernel (BTFIDS_KERNEL(); 0: unknown,
+ * every name) defines them in include/linux/btf.h: KF_ACQUIRE, KF_RELEASE,
+ * KF_RET_NULL (6.0 on), KF_KPTR_GET (6.0-6.3), KF_TRUSTED_ARGS (6.0-6.19,
+ * the default since), KF_SLEEPABLE (6.1), KF_DESTRUCTIVE (6.0), KF_RCU
+ * (6.2), KF_ITER_NEW/NEXT/DESTROY (6.4), KF_RCU_PROTECTED (6.7),
+ * KF_FASTCALL (6.13), KF_ARENA_RET/ARG1/ARG2 and KF_IMPLICIT_ARGS (7.0),
+ * KF_SPINLOCK_SAFE and KF_PERFMON (7.3). No bit was ever given a second
+ * meaning. Bits that release does not define are left as a hex rest
+ * ("KF_RCU|0x8"); 0 is "0". Returns @buf.
+ */
+char *btfids_kf_names(uint32_t flags, unsigned int kernel, char *buf, size_t len);
+
+/*
  * Rewrite @btf (the object's BTF, split on its base for a module) for the
- * kfuncs of @e's sets (@s), by the rules of @flow (7.2 or 7.3). Prints the
+ * kfuncs of @e's sets (@s), their flags read from @ids (a copy of @e's
+ * .BTF_ids in link order: btfids_patch_unsort(); NULL when @e has none),
+ * by the rules of @flow (7.2 or 7.3). Prints the
  * kernel tool's WARN lines. Returns the number of types added (>= 0), or a
  * negative errno after an error line naming @e (inconsistent kfunc flags,
  * a kfunc that is no FUNC, libbpf out of memory).
  */
 int btfids_kfuncs_rewrite(struct btf *btf, const struct btfids_elf *e,
-			  const struct btfids_syms *s, enum btfids_flow flow,
-			  struct btfids_report *r);
+			  const struct btfids_syms *s, const unsigned char *ids,
+			  enum btfids_flow flow, struct btfids_report *r);
 
 #endif /* _BTFIDS_KFUNC_H */

@@ -23,6 +23,8 @@
 
 #include "btfids/syms.h"
 
+struct btf;
+
 /* Read/write a u16 or u32 in the target's byte order. */
 static inline uint16_t btfids_get16(const unsigned char *p, bool big_endian)
 {
@@ -66,5 +68,21 @@ int btfids_patch(const struct btfids_syms *s, unsigned char *buf, bool big_endia
  */
 int btfids_patch_section(const struct btfids_elf *e, const struct btfids_syms *s,
 			 unsigned char **out);
+
+/*
+ * @buf, a copy of .BTF_ids, with each set8 that an earlier run resolved
+ * put back in link order, for what pairs flags with names by the offset of
+ * each entry's symbol (the 7.x kfunc rewrite, kfunc.h). A resolved set8
+ * has its entry count in its count word (the linker leaves 0) and its
+ * {id, flags} pairs sorted by ID, away from their symbols: each pair goes
+ * back to the entry whose slot names the type its ID is in @btf (the BTF
+ * it was resolved against: a final image's own), pairs with ID 0 to the
+ * entries left, in order. Other sets and unresolved set8s are left as they
+ * are. Returns 0; -ESTALE and *bad_set when a stored ID names no type that
+ * a slot of its set asks for (by kind and name) (resolved against another BTF: flags cannot
+ * be paired); -ENOMEM.
+ */
+int btfids_patch_unsort(const struct btfids_syms *s, const struct btf *btf,
+			unsigned char *buf, bool big_endian, const char **bad_set);
 
 #endif /* _BTFIDS_PATCH_H */

@@ -38,9 +38,11 @@
  * (the ELF's EI_DATA), naturally aligned; the table is 4-byte aligned:
  *
  *   struct btf_tramp_hdr     24 bytes
- *   struct btf_tramp_entry   nr_entries times, entry_size (60) bytes each,
- *                            sorted by btf_id ascending (unresolved, id 0,
- *                            first; ties keep the set's order)
+ *   struct btf_tramp_entry   nr_entries times, entry_size (60) bytes each:
+ *                            btf_id, then the model as a struct
+ *                            btf_tramp_class (v2's); sorted by btf_id
+ *                            ascending (unresolved, id 0, first; ties keep
+ *                            the set's order)
  *
  * A v1 table whose magic is 0 has not been filled by btfids yet.
  */
@@ -193,20 +195,13 @@ struct btf_tramp_hdr {
 	btf_tramp_u32 reserved;		/* 0 */
 };
 
-/* One function, 60 bytes: its BTF ID, then the fields of struct btf_tramp_class. */
+/*
+ * One function, 60 bytes: its BTF ID, then its model as the 56 bytes of a
+ * v2 class (the same struct, so v1 and v2 store a model alike).
+ */
 struct btf_tramp_entry {
 	btf_tramp_u32 btf_id;		/* BTF FUNC type ID; 0: unresolved */
-	btf_tramp_u8 ret_size;		/* bytes; 0 for void */
-	btf_tramp_u8 ret_flags;		/* BTF_FMODEL_* of the return */
-	btf_tramp_u8 nr_args;
-	btf_tramp_u8 nr_slots;		/* sum over args of (size + 7) / 8 */
-	btf_tramp_u8 arg_size[BTF_TRAMP_MAX_ARGS];	/* bytes */
-	btf_tramp_u8 arg_flags[BTF_TRAMP_MAX_ARGS];	/* BTF_FMODEL_* */
-	btf_tramp_u8 attachable;	/* 1: the arch's trampoline accepts it */
-	btf_tramp_u8 reason;		/* enum btf_tramp_reason */
-	btf_tramp_u8 distilled;		/* 1: the model fields above are valid */
-	btf_tramp_u8 reserved;
-	btf_tramp_u8 loc[BTF_TRAMP_MAX_ARGS][2];	/* BTF_TRAMP_LOC_*, when attachable */
+	struct btf_tramp_class model;	/* ret_size ... loc, as in a v2 table */
 };
 
 #define BTF_TRAMP_TABLE_SIZE(n)	(BTF_TRAMP_HDR_SIZE + (n) * BTF_TRAMP_ENTRY_SIZE)

@@ -52,10 +52,11 @@ int btfids_btf_verify_header(const struct btfids_btf_bytes *b, char *why, size_t
 
 /*
  * The types of @btf's own part (all of it, or its split part): kinds the
- * kernel knows, modifier chains, and no type that contains itself by
- * value (a STRUCT/UNION member, an ARRAY element, through modifiers) or a
- * chain of pointers and modifiers that leads back to itself. One pass per
- * rule over the types: linear in their number and their members.
+ * kernel knows, FUNC_PROTO return types that exist, modifier chains, and
+ * no type that contains itself by value (a STRUCT/UNION member, an ARRAY
+ * element, through modifiers) or a chain of pointers and modifiers that
+ * leads back to itself. One pass per rule over the types: linear in their
+ * number and their members.
  * Returns 0, -EINVAL with @why, or -ENOMEM.
  */
 int btfids_btf_verify_types(const struct btf *btf, char *why, size_t len);

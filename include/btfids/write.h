@@ -30,6 +30,7 @@
 
 #include "btfids/elf.h"
 #include "btfids/report.h"
+#include "btfids/tramp2.h"
 #include "btfids/tramp_fill.h"
 
 enum btfids_dest {
