@@ -686,6 +686,10 @@ static char *btf_with_bad_type(int which, __u32 *bad)
 	case 5:		/* kind 20, which a layout section describes to libbpf */
 		id = btf__add_float(b, "fx_bad", 4);
 		break;
+	case 6:		/* a FUNC_PROTO returning no type: libbpf does not check it */
+		id = btf__add_func_proto(b, i32);
+		((struct btf_type *)btf__type_by_id(b, id))->type = 99999;
+		break;
 	default:	/* the control: a sound struct fx_ok { int x; } */
 		id = btf__add_struct(b, "fx_ok", 4);
 		ck_assert_int_eq(btf__add_field(b, "x", i32, 0, 0), 0);
@@ -705,9 +709,11 @@ static char *btf_with_bad_type(int which, __u32 *bad)
 /*
  * The type checks: a type that contains itself by value, a loop of
  * modifiers, of pointers, a reference to no type (libbpf's reason, now in
- * the FAILED line), a kind the 7.3 kernel does not know. The struct and
- * the array used to reach btf__dedup() ("cannot dedup: Too many levels of
- * symbolic links"); the others were written. The control passes.
+ * the FAILED line), a kind the 7.3 kernel does not know, a FUNC_PROTO
+ * returning no type. The struct and the array used to reach btf__dedup()
+ * ("cannot dedup: Too many levels of symbolic links"), the FUNC_PROTO
+ * crashed in it (a fuzzer finding, tests/fuzz/regress/flow7); the others
+ * were written. The control passes.
  */
 START_TEST(t_btf_kernel_types)
 {
@@ -718,12 +724,13 @@ START_TEST(t_btf_kernel_types)
 		"BTF type [%u] (anonymous) is a chain of pointers and modifiers that leads back to itself (kernel: Loop detected)",
 		"cannot load BTF: Invalid argument (libbpf says: type [%u]: invalid referenced type ID 99999)",
 		"BTF type [%u] fx_bad is of kind 20, which the kernel does not know (kernel: Invalid kind:20)",
+		"BTF type [%u] (anonymous) returns type [99999], which is not in the BTF (kernel: Invalid return type)",
 	};
 	char want[200], *img = copy_of(fix, "image7.nobtf"), *err;
 	__u32 id;
 	char *raw = btf_with_bad_type(_i, &id);
 
-	if (_i < 6) {
+	if (_i < 7) {
 		snprintf(want, sizeof(want), phrase[_i], id);
 		expect_bad_btf(img, (const char *[]){ "--btf", raw, NULL }, raw, want);
 	} else {
@@ -1295,7 +1302,7 @@ static Suite *badinput_suite(void)
 	tcase_add_test(tc, t_btf_bad);
 	tcase_add_loop_test(tc, t_btf_kernel_header, 0, 12);
 	tcase_add_test(tc, t_btf_kernel_hdr40);
-	tcase_add_loop_test(tc, t_btf_kernel_types, 0, 7);
+	tcase_add_loop_test(tc, t_btf_kernel_types, 0, 8);
 	tcase_add_test(tc, t_btf_kernel_base);
 	tcase_add_test(tc, t_btf_type_range);
 	tcase_add_test(tc, t_base_mismatch);

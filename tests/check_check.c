@@ -24,6 +24,8 @@
 #include <unistd.h>
 
 #include "testlib.h"
+#include "btfids/fmodel.h"
+#include "btfids/kfunc.h"
 #include "btfids/srcloc.h"
 
 /* flags from tests/fixtures/src/types.h */
@@ -220,7 +222,7 @@ START_TEST(t_text)
 	q = strstr(out, "unresolved func ck_zzz_gone");
 	ck_assert_ptr_nonnull(q);
 	ASSERT_HAS(q, "no similar func in the BTF");
-	ASSERT_HAS(out, "warning: func ck_open has different flags in different sets: 0x1 in set8 ck_kfuncs_a, 0x5 in set8 ck_kfuncs_b\n");
+	ASSERT_HAS(out, "warning: func ck_open has different flags in different sets: 0x1 (KF_ACQUIRE) in set8 ck_kfuncs_a, 0x5 (KF_ACQUIRE|KF_RET_NULL) in set8 ck_kfuncs_b\n");
 	ASSERT_HAS(out, "warning: func ck_read is listed 2 times in set ck_set\n");
 	ASSERT_HAS(out, "btfids check: 1 file: 0 clean, 1 with findings, 0 unreadable (4 unresolved, 1 ambiguous, 1 inconsistent-flags, 1 duplicate-in-set)\n");
 	free(out);
@@ -1010,6 +1012,40 @@ START_TEST(t_place_found)
 }
 END_TEST
 
+/*
+ * The KF_* names dump and check print for set8 flags, by the values of
+ * include/linux/btf.h in each release: 6.1 (KF_KPTR_GET 1 << 3,
+ * KF_TRUSTED_ARGS 1 << 4, KF_SLEEPABLE 1 << 5), 6.12 (KF_ITER_NEXT 1 << 9,
+ * KF_RCU_PROTECTED 1 << 11), 7.3 (KF_TRUSTED_ARGS gone, KF_IMPLICIT_ARGS
+ * 1 << 16, KF_PERFMON 1 << 18); a bit a release does not define stays hex.
+ */
+START_TEST(t_kf_names)
+{
+	static const struct {
+		uint32_t flags;
+		unsigned int kernel;
+		const char *want;
+	} cases[] = {
+		{ 0x5, 0, "KF_ACQUIRE|KF_RET_NULL" },
+		{ 0x0, BTFIDS_KERNEL(7, 3), "0" },
+		{ 0x38, BTFIDS_KERNEL(6, 1), "KF_KPTR_GET|KF_TRUSTED_ARGS|KF_SLEEPABLE" },
+		{ 0xa04, BTFIDS_KERNEL(6, 12), "KF_RET_NULL|KF_ITER_NEXT|KF_RCU_PROTECTED" },
+		{ 0x8, BTFIDS_KERNEL(6, 12), "0x8" },			/* KF_KPTR_GET: until 6.3 */
+		{ 0x10080, BTFIDS_KERNEL(7, 2), "KF_RCU|KF_IMPLICIT_ARGS" },
+		{ 0x40012, BTFIDS_KERNEL(7, 3), "KF_RELEASE|KF_PERFMON|0x10" },
+		{ 0x80000001, 0, "KF_ACQUIRE|0x80000000" },
+	};
+	char buf[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		ck_assert_str_eq(btfids_kf_names(cases[i].flags, cases[i].kernel, buf, sizeof(buf)),
+				 cases[i].want);
+	/* a short buffer is cut, never overrun */
+	ck_assert_str_eq(btfids_kf_names(0x5, 0, buf, 8), "KF_ACQU");
+}
+END_TEST
+
 static Suite *check_suite(void)
 {
 	Suite *s = suite_create("check");
@@ -1023,6 +1059,7 @@ static Suite *check_suite(void)
 	tcase_add_loop_test(tc, t_verify, 0, nr_dirs);
 	tcase_add_loop_test(tc, t_dump, 0, nr_dirs);
 	tcase_add_test(tc, t_findings);
+	tcase_add_test(tc, t_kf_names);
 	tcase_add_test(tc, t_text);
 	tcase_add_test(tc, t_github);
 	tcase_add_test(tc, t_exit_codes);

@@ -31,6 +31,7 @@
 #include "testlib.h"
 #include "btfids/fmodel.h"
 #include "btfids/json.h"
+#include "btfids/tramp_class.h"
 #include "btfids/tramp_fill.h"
 
 /* expectation tables leave the fields a refusal does not check unset */
@@ -498,11 +499,11 @@ START_TEST(t_kernel_version)
 	ck_assert(seen);
 	/* a version that is none, or --kernel for the stored tables: usage errors */
 	rc = TL_RUN(&err, "models", "--all", "--arch", "x86_64", "--kernel", "six", path);
-	ck_assert_int_eq(rc, 129);
+	ck_assert_int_eq(rc, 2);
 	ck_assert_ptr_nonnull(strstr(err, "--kernel takes a version"));
 	free(err);
 	rc = TL_RUN(&err, "models", "--kernel", "6.12", path);
-	ck_assert_int_eq(rc, 129);
+	ck_assert_int_eq(rc, 2);
 	ck_assert_ptr_nonnull(strstr(err, "--kernel only with --all"));
 	free(err);
 	unlink(path);
@@ -528,7 +529,7 @@ START_TEST(t_verb)
 	close(fd);
 	/* raw BTF needs --arch */
 	rc = TL_RUN(&err, "models", "--all", path);
-	ck_assert_int_eq(rc, 255);
+	ck_assert_int_eq(rc, 2);
 	ck_assert_ptr_nonnull(strstr(err, "--arch"));
 	free(err);
 
@@ -564,7 +565,7 @@ START_TEST(t_verb)
 
 	/* an unknown --arch is a usage error that names it */
 	rc = TL_RUN(&err, "models", "--all", "--arch", "vax", path);
-	ck_assert_int_eq(rc, 129);
+	ck_assert_int_eq(rc, 2);
 	ck_assert_ptr_nonnull(strstr(err, "unknown --arch vax"));
 	free(err);
 	/* a file that is no BTF at all is said to be so, named */
@@ -573,7 +574,7 @@ START_TEST(t_verb)
 	ck_assert_int_eq(write(fd, "hello\n", 6), 6);
 	close(fd);
 	rc = TL_RUN(&err, "models", "--all", "--arch", "x86_64", path);
-	ck_assert_int_eq(rc, 255);
+	ck_assert_int_eq(rc, 2);
 	ck_assert_msg(strstr(err, path) && strstr(err, "neither an ELF file nor raw BTF"), "%s", err);
 	free(err);
 	unlink(path);
@@ -584,7 +585,7 @@ END_TEST
  * The one JSON writer (json.c), which `models` shares with check and dump:
  * integers without printf (0, one digit, 2^64 - 1), strings in runs with
  * each escape of RFC 8259, commas placed by the writer; then one
- * btfids_models_print() line written out by hand.
+ * btfids_tramp_class_print() line written out by hand.
  */
 START_TEST(t_json)
 {
@@ -636,11 +637,11 @@ START_TEST(t_json)
 	m.loc[0][0] = 0;
 	m.loc[1][0] = BTF_TRAMP_LOC_STACK | 0;
 	m.loc[1][1] = BTF_TRAMP_LOC_STACK | 11;
-	btfids_models_print(&j, "f", 4000000000u, &m);
+	btfids_tramp_class_print(&j, "f", 4000000000u, -1, &m);
 	m.reason = BTF_TRAMP_STRUCT_ON_STACK;
-	btfids_models_print(&j, "g", 1, &m);
+	btfids_tramp_class_print(&j, "g", 1, -1, &m);
 	m = (struct btfids_fmodel){ .reason = BTF_TRAMP_UNRESOLVED };
-	btfids_models_print(&j, "h", 0, &m);
+	btfids_tramp_class_print(&j, "h", 0, -1, &m);
 	ck_assert_int_eq(fclose(f), 0);
 	ck_assert_str_eq(buf,
 		"{\"zero\":0,\"nine\":9,\"ten\":10,\"max\":18446744073709551615,"
@@ -1071,6 +1072,128 @@ START_TEST(t_module)
 }
 END_TEST
 
+static unsigned int count_lines(const char *s, const char *must)
+{
+	unsigned int n = 0;
+	const char *nl;
+
+	for (; *s; s = nl + 1) {
+		nl = strchr(s, '\n');
+		ck_assert_ptr_nonnull(nl);
+		ck_assert_msg(!must || (strstr(s, must) && strstr(s, must) < nl),
+			      "a line without %s: %.*s", must, (int)(nl - s), s);
+		n++;
+	}
+	return n;
+}
+
+/*
+ * models' error paths and options (issue 29): each bad FILE named with what
+ * it is (missing, a directory, text, raw BTF), a --btf that is not there
+ * named before anything else, a module without -b told to name its base;
+ * -b naming FILE itself reads FILE's own BTF (IDs not shifted by the base's
+ * count: the ID libbpf gives the name in FILE alone); --func picks by glob
+ * (module.c defines three fx_mod_ functions); -v names the rules used;
+ * usage errors exit 2 and name the value an option needs.
+ */
+START_TEST(t_verb_errors)
+{
+	char dir[512], base[600], mod[600], cmd[1400], want[128];
+	char *out = NULL, *out2 = NULL, *err = NULL, *txt;
+	struct btf *b;
+	int rc;
+
+	snprintf(dir, sizeof(dir), "%s/models/errors", tl_build_dir());
+	snprintf(base, sizeof(base), "%s/base.o", dir);
+	snprintf(mod, sizeof(mod), "%s/module.o", dir);
+	snprintf(cmd, sizeof(cmd), "BTFIDS=%s tests/fixtures/models/module.sh %s >/dev/null",
+		 tl_btfids(), dir);
+	rc = system(cmd);
+	ck_assert_msg(WIFEXITED(rc) && !WEXITSTATUS(rc), "module.sh failed");
+
+	rc = TL_RUN(&err, "models", "/nonexistent/btfids-models");
+	ck_assert_int_eq(rc, 2);
+	ck_assert_msg(strstr(err, "FAILED /nonexistent/btfids-models: cannot read it: No such file or directory"),
+		      "%s", err);
+	ck_assert_msg(!strstr(err, "--btf"), "%s", err);
+	free(err);
+	rc = TL_RUN(&err, "models", "--all", "/nonexistent/btfids-models");
+	ck_assert_int_eq(rc, 2);
+	ck_assert_msg(strstr(err, "/nonexistent/btfids-models: cannot read it: No such file"), "%s", err);
+	free(err);
+	rc = TL_RUN(&err, "models", dir);
+	ck_assert_int_eq(rc, 2);
+	ck_assert_msg(strstr(err, dir) && strstr(err, "a directory"), "%s", err);
+	free(err);
+	txt = tl_tmpfile("hello\n", 6);
+	rc = TL_RUN(&err, "models", txt);
+	ck_assert_int_eq(rc, 2);
+	ck_assert_msg(strstr(err, txt) && strstr(err, "neither an ELF file nor a raw trampoline table") &&
+		      !strstr(err, "--btf FILE is needed"), "%s", err);
+	free(err);
+	unlink(txt);
+	free(txt);
+
+	/* --btf naming no file: that file, not FILE's .BTF_tramp */
+	rc = TL_RUN(&err, "models", "--btf", "/nonexistent/x.BTF", base);
+	ck_assert_int_eq(rc, 2);
+	ck_assert_msg(strstr(err, "FAILED /nonexistent/x.BTF: --btf: cannot read it") &&
+		      !strstr(err, ".BTF_tramp"), "%s", err);
+	free(err);
+
+	/* a module's split BTF without its base: the hint */
+	rc = TL_RUN(&err, "models", "--all", mod);
+	ck_assert_int_eq(rc, 2);
+	ck_assert_msg(strstr(err, mod) && strstr(err, "name its base with -b vmlinux"), "%s", err);
+	free(err);
+
+	/* -b naming FILE itself: FILE's own IDs */
+	ck_assert_int_eq(TL_RUN_OUT(&out, &err, "models", "--all", base), 0);
+	free(err);
+	ck_assert_int_eq(TL_RUN_OUT(&out2, &err, "models", "-b", base, "--all", base), 0);
+	ck_assert_str_eq(out2, out);
+	b = btf__parse(base, NULL);
+	ck_assert_ptr_nonnull(b);
+	snprintf(want, sizeof(want), "{\"name\":\"fx_base_id\",\"id\":%u,",
+		 tl_id(b, "fx_base_id", BTF_KIND_FUNC));
+	ck_assert_msg(strstr(out, want), "no %s in %s", want, out);
+	btf__free(b);
+	free(out);
+	free(out2);
+	free(err);
+
+	/* --func: by glob, --all and the stored tables alike */
+	ck_assert_int_eq(TL_RUN_OUT(&out, &err, "models", "-b", base, "--all", "--func", "fx_mod_*", mod), 0);
+	ck_assert_uint_eq(count_lines(out, "\"name\":\"fx_mod_"), 3);
+	free(out);
+	free(err);
+	ck_assert_int_eq(TL_RUN_OUT(&out, &err, "models", "-b", base, "-f", "fx_mod_a?gr", mod), 0);
+	ck_assert_uint_eq(count_lines(out, "\"name\":\"fx_mod_aggr\""), 1);
+	free(out);
+	free(err);
+	ck_assert_int_eq(TL_RUN_OUT(&out, &err, "models", "--all", "--func", "no_such_*", base), 0);
+	ck_assert_str_eq(out, "");
+	free(out);
+	free(err);
+
+	/* -v: the rules, on stderr */
+	ck_assert_int_eq(TL_RUN_OUT(&out, &err, "models", "-v", "--all", "--kernel", "6.12", base), 0);
+	ck_assert_msg(strstr(err, "rules (its e_machine) of Linux 6.12's (--kernel)"), "%s", err);
+	free(out);
+	free(err);
+
+	/* usage: exit 2, the value named; help VERB */
+	rc = TL_RUN(&err, "models", "--all", base, "--kernel");
+	ck_assert_int_eq(rc, 2);
+	ck_assert_msg(strstr(err, "--kernel needs a RELEASE"), "%s", err);
+	free(err);
+	ck_assert_int_eq(TL_RUN_OUT(&out, &err, "help", "models"), 0);
+	ck_assert_msg(strstr(out, "Usage: btfids models") && strstr(out, "--func PATTERN"), "%s", out);
+	free(out);
+	free(err);
+}
+END_TEST
+
 /*
  * 7.3's arg_flags (v7.3 include/linux/bpf.h, kernel/bpf/btf.c
  * __get_arg_fmodel_flags()): no BTF_FMODEL_STRUCT_ARG, ARENA_ARG (bit 2)
@@ -1286,6 +1409,7 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_kernels);
 	tcase_add_test(tc, t_e2e);
 	tcase_add_test(tc, t_module);
+	tcase_add_test(tc, t_verb_errors);
 	suite_add_tcase(s, tc);
 	return s;
 }

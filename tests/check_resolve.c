@@ -7,6 +7,7 @@
  * kernel's resolve_btfids; nothing outside .BTF_ids changes.
  */
 #include <elf.h>
+#include <errno.h>
 #include <libgen.h>
 #include <linux/btf.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 
 #include "testlib.h"
 #include "btfids/elf.h"
+#include "btfids/patch.h"
 
 /* flags from tests/fixtures/src/types.h */
 #define FX_F_ACQUIRE	(1 << 0)
@@ -714,6 +716,73 @@ START_TEST(t_next_sym_in)
 }
 END_TEST
 
+/*
+ * btfids_patch_unsort(): a set8 as a first run leaves it (the kernel's
+ * BTF_SET8_START layout: count word, flags word, then {id, flags} pairs,
+ * sorted by ID: tools/bpf/resolve_btfids sets_patch()) goes back to its
+ * link order, each pair at the entry of the symbol whose name its ID has;
+ * the ID-0 pair of an unresolved name (fx_gone) to the entry left; a set8
+ * the linker left (count word 0) as it is; an ID that names no symbol of
+ * the set (another BTF) is -ESTALE, with the set named. Little and big
+ * endian alike.
+ */
+START_TEST(t_unsort)
+{
+	struct btf *btf = btf__new_empty();
+	int proto, a, b, c, be;
+	struct btfids_target tg[] = {
+		{ .kind = BTFIDS_FUNC, .name = "fx_c" },
+		{ .kind = BTFIDS_FUNC, .name = "fx_a" },
+		{ .kind = BTFIDS_FUNC, .name = "fx_gone" },
+		{ .kind = BTFIDS_FUNC, .name = "fx_b" },
+	};
+	/* entries at 8, 16, 24, 32: fx_c, fx_a, fx_gone, fx_b in link order */
+	struct btfids_slot sl[] = {
+		{ .off = 8, .target = 0 }, { .off = 16, .target = 1 },
+		{ .off = 24, .target = 2 }, { .off = 32, .target = 3 },
+	};
+	struct btfids_set set = { .kind = BTFIDS_SET8, .name = "fx_kfuncs", .off = 0,
+				  .size = 40, .cnt = 4 };
+	struct btfids_syms s = { .slots = sl, .nr_slots = 4, .targets = tg, .nr_targets = 4,
+				 .sets = &set, .nr_sets = 1 };
+	unsigned char buf[40], want[40];
+	const char *bad;
+
+	ck_assert_ptr_nonnull(btf);
+	ck_assert_int_gt(btf__add_int(btf, "int", 4, BTF_INT_SIGNED), 0);
+	proto = btf__add_func_proto(btf, 1);
+	a = btf__add_func(btf, "fx_a", BTF_FUNC_GLOBAL, proto);
+	b = btf__add_func(btf, "fx_b", BTF_FUNC_GLOBAL, proto);
+	c = btf__add_func(btf, "fx_c", BTF_FUNC_GLOBAL, proto);
+	ck_assert_int_gt(c, b);
+	for (be = 0; be < 2; be++) {
+		/* resolved: sorted by ID, 0 first: gone, a, b, c with their flags */
+		const uint32_t sorted[] = { 4, 1, 0, 0x30, a, 0x11, b, 0x22, c, 0x33 };
+		const uint32_t linked[] = { 4, 1, c, 0x33, a, 0x11, 0, 0x30, b, 0x22 };
+		int i;
+
+		for (i = 0; i < 10; i++) {
+			btfids_put32(buf + 4 * i, sorted[i], be);
+			btfids_put32(want + 4 * i, linked[i], be);
+		}
+		ck_assert_int_eq(btfids_patch_unsort(&s, btf, buf, be, &bad), 0);
+		ck_assert_msg(!memcmp(buf, want, sizeof(buf)), "be %d: not in link order", be);
+		/* as the linker left it: count word 0, untouched */
+		btfids_put32(buf, 0, be);
+		memcpy(want, buf, sizeof(buf));
+		ck_assert_int_eq(btfids_patch_unsort(&s, btf, buf, be, &bad), 0);
+		ck_assert(!memcmp(buf, want, sizeof(buf)));
+		/* an ID naming a type no symbol of the set asks for: the int */
+		for (i = 0; i < 10; i++)
+			btfids_put32(buf + 4 * i, sorted[i], be);
+		btfids_put32(buf + 8 + 8 * 1, 1, be);
+		ck_assert_int_eq(btfids_patch_unsort(&s, btf, buf, be, &bad), -ESTALE);
+		ck_assert_str_eq(bad, "fx_kfuncs");
+	}
+	btf__free(btf);
+}
+END_TEST
+
 static Suite *resolve_suite(void)
 {
 	Suite *s = suite_create("resolve");
@@ -739,6 +808,7 @@ static Suite *resolve_suite(void)
 	tcase_add_loop_test(tc, t_btf_base_section, 0, 1);
 	tcase_add_test(tc, t_base_other_byte_order);
 	tcase_add_test(tc, t_usage);
+	tcase_add_test(tc, t_unsort);
 	tcase_add_loop_test(tc, t_next_sym_in, 0, 4);
 	suite_add_tcase(s, tc);
 	return s;

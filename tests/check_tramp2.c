@@ -22,6 +22,7 @@
 
 #include "testlib.h"
 #include "btfids/patch.h"
+#include "btfids/tramp2.h"
 #include "btfids/tramp_fill.h"
 
 static struct btf *btf;

@@ -26,6 +26,7 @@
 #include "btfids/lookup.h"
 #include "btfids/patch.h"
 #include "btfids/syms.h"
+#include "btfids/tramp2.h"
 #include "btfids/tramp_fill.h"
 
 static struct btfids_report rep;
