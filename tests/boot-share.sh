@@ -16,8 +16,21 @@
 # --bench: the same boot runs bench/tramp's measurements instead
 # (share_bench.c) and the guest's "shared:" lines are printed.
 #
+# --stress: the same boot runs the stress instead (share_stress.c):
+# fentry.multi, fexit.multi and kprobe_multi over every function at once,
+# rounds of attach and detach in varying order and subsets with traced
+# calls on another CPU, sharing on and off; one line a mode, "stress: <R>
+# rounds, <F> functions, fentry+fexit+kprobe_multi at once, <C> cpus,
+# sharing on|off: <O> oopses, <W> warnings, memory +<M> MB, <B> bad"
+# (the kernel's splats counted between the guest's begin and end lines).
+#
 #   BTFIDS_KBUILD_PATCHED  the patched tree's folder (kernel/build-tree)
-#   BTFIDS_BOOT_TIMEOUT    seconds for the qemu run (default 600)
+#   BTFIDS_BOOT_TIMEOUT    seconds for the qemu run (default 600; --stress:
+#                          300 + 480 a round of either mode)
+#   BTFIDS_STRESS_ROUNDS   --stress: rounds with sharing on (default 4; make check 2)
+#   BTFIDS_STRESS_MODE     --stress: on or off, that mode only (default both)
+#   BTFIDS_STRESS_OFF_ROUNDS --stress: rounds with sharing off (default as
+#                          many; they start at the halves: share_stress.c)
 #   BTFIDS_BOOT_LOG        keep the serial log in this file
 #   BTFIDS_BOOT_APPEND     more kernel command line (loglevel=5 shows WARNINGs)
 #   BTFIDS_BOOT_BZIMAGE    boot this bzImage, with BTFIDS_BOOT_VMLINUX its
@@ -31,9 +44,12 @@ set -uo pipefail
 NAME=boot-share
 . "$top/tests/bootlib.sh"
 TIMEOUT=${BTFIDS_BOOT_TIMEOUT:-600}
+ROUNDS=${BTFIDS_STRESS_ROUNDS:-4}
+OFF_ROUNDS=${BTFIDS_STRESS_OFF_ROUNDS:-$ROUNDS}
 LIBBPF=$top/build/libbpf
-bench=
+bench= stress=
 [ "${1:-}" = --bench ] && bench=1
+[ "${1:-}" = --stress ] && { stress=1; TIMEOUT=${BTFIDS_BOOT_TIMEOUT:-$((300 + 480 * (ROUNDS + OFF_ROUNDS)))}; }
 
 boot_require
 [ -f "$LIBBPF/libbpf.a" ] || skip "no $LIBBPF/libbpf.a (the kernel's libbpf 1.8): run make"
@@ -45,16 +61,31 @@ trap 'rm -rf "$tmp"' EXIT
 
 # the guest: the BPF object and a static /init against libbpf 1.8 and the
 # tree's 7.3 UAPI (tracing_multi)
-guest="$S/init.c $S/ids.c $S/models.c $S/args.c $S/share.c $S/share_proof.c $S/share_bench.c $S/nomemfd.c"
+guest="$S/init.c $S/ids.c $S/models.c $S/args.c $S/share.c $S/share_proof.c $S/share_klp.c $S/share_bench.c $S/share_stress.c $S/nomemfd.c"
 # shellcheck disable=SC2086 # flags, file lists: words
 if ! clang $CFLAGS_BPF -c "$S/ids.bpf.c" -o "$tmp/ids.bpf.o" 2>"$tmp/err" ||
    ! clang $CFLAGS_BPF -I"$LIBBPF/include" -I"$T/tools/include/uapi" \
 	-c "$S/share.bpf.c" -o "$tmp/share.bpf.o" 2>>"$tmp/err" ||
    ! ${CC:-gcc} $CFLAGS_GUEST -I"$LIBBPF/include" -I"$T/tools/include/uapi" -static \
-	-Wl,--wrap=syscall -o "$tmp/init" $guest "$LIBBPF/libbpf.a" -lelf -lz 2>>"$tmp/err"; then
+	-Wl,--wrap=syscall -o "$tmp/init" $guest "$LIBBPF/libbpf.a" -lelf -lz -lpthread 2>>"$tmp/err"; then
 	bad "cannot build the guest program: $(grep -m3 error "$tmp/err")"
 	finish
 fi
+
+# the livepatch the proof's boot loads (tests/boot/share_klp.c), when the
+# tree has CONFIG_LIVEPATCH: tests/boot/klp built against the relinked tree
+# as an external module (its copy: M= builds in its folder; the tree has no
+# Module.symvers, so modpost takes vmlinux.symvers)
+klp() {
+	[ -z "$bench$stress" ] && grep -q '^CONFIG_LIVEPATCH=y' "$T/.config" || return 0
+	cp -r "$S/klp" "$tmp/klp-src" &&
+	make -s -C "$T" ARCH=x86_64 RESOLVE_BTFIDS="$B" modules_prepare >"$tmp/klp.log" 2>&1 &&
+	make -C "$T" ARCH=x86_64 M="$tmp/klp-src" RESOLVE_BTFIDS="$B" \
+		KBUILD_EXTRA_SYMBOLS="$T/vmlinux.symvers" modules >>"$tmp/klp.log" 2>&1 &&
+	cp "$tmp/klp-src/btfids_klp.ko" "$tmp/" ||
+		{ grep -m1 -iE 'error|warning: .* undefined' "$tmp/klp.log" || tail -1 "$tmp/klp.log"; } >"$tmp/klp.err"
+	return 0
+}
 
 # the tree relinked by btfids (its .BTF_tramp: the classes name the
 # images), its bzImage and vmlinux copied, under the relink lock; without
@@ -63,7 +94,7 @@ if [ -n "${BTFIDS_BOOT_BZIMAGE:-}" ]; then
 	cp "$BTFIDS_BOOT_BZIMAGE" "$tmp/bzImage" && cp "${BTFIDS_BOOT_VMLINUX:?}" "$tmp/vmlinux" ||
 		{ bad "cannot copy $BTFIDS_BOOT_BZIMAGE, $BTFIDS_BOOT_VMLINUX"; finish; }
 elif [ -x "$R/kbuild-tiny" ]; then
-	relink_patched "$tmp" 2>"$tmp/err" ||
+	relink_patched "$tmp" klp 2>"$tmp/err" ||
 		{ bad "cannot relink the patched tree with btfids: $(tail -1 "$tmp/err")"; finish; }
 elif ! (flock -w 1800 9 || exit 1
       cp "$T/vmlinux" "$tmp/vmlinux" && cp "$T/arch/x86/boot/bzImage" "$tmp/bzImage"
@@ -75,15 +106,21 @@ fi
 # /funcs.txt: "id name slots ret_size arg_sizes model fexit" for every FUNC btfids
 # models as attachable whose name is one FUNC in BTF and one symbol in the
 # symbol table (two of one name resolve to one address: the kernel refuses
-# such a link), less the deny list (tests/boot/share-deny.txt)
+# such a link), less the deny list (tests/boot/share-deny.txt) and the
+# verifier's own sets in the image's .BTF_ids: btf_id_deny (no tracing
+# program) and noreturn_deny (no fexit), read by tests/boot/tramp_table.py
 if ! "$B" models --all "$tmp/vmlinux" >"$tmp/models.jsonl" 2>"$tmp/err" ||
    ! nm "$tmp/vmlinux" >"$tmp/nm" 2>>"$tmp/err"; then
 	bad "btfids models --all, nm: $(tail -1 "$tmp/err")"
 	finish
 fi
-python3 - "$tmp" "${BTFIDS_SHARE_DENY:-$S/share-deny.txt}" <<'PY'
+python3 - "$tmp" "${BTFIDS_SHARE_DENY:-$S/share-deny.txt}" "$S" <<'PY'
 import collections, json, sys
 d, deny_path = sys.argv[1], sys.argv[2]
+sys.path.insert(0, sys.argv[3])
+import tramp_table  # noqa: E402
+btf_id_deny, noreturn_deny = tramp_table.btf_sets(d + '/vmlinux', 'btf_id_deny',
+                                                  'noreturn_deny')
 # "name" (left out) or "name fexit" (left out of the fexit.multi link only)
 deny = {}
 for l in open(deny_path):
@@ -96,24 +133,67 @@ funcs = collections.Counter(m['name'] for m in ms)
 with open(d + '/funcs.txt', 'w') as out:
     for m in ms:
         n = m['name']
-        if not m['attachable'] or funcs[n] != 1 or syms[n] > 1 or deny.get(n) == []:
+        if (not m['attachable'] or funcs[n] != 1 or syms[n] > 1 or deny.get(n) == [] or
+                m['id'] in btf_id_deny):
             continue
         sizes, flags = m.get('arg_size', []), m.get('arg_flags', [])
         model = 'r%d.%d:%s' % (m.get('ret_size', 0), m.get('ret_flags', 0),
                                ','.join('%d.%d' % sf for sf in zip(sizes, flags)) or '-')
         out.write('%d %s %d %d %s %s %d\n' % (m['id'], n, m['slots'], m.get('ret_size', 0),
                                              ','.join(map(str, sizes)) or '-', model,
-                                             'fexit' not in deny.get(n, [])))
+                                             'fexit' not in deny.get(n, []) and
+                                             m['id'] not in noreturn_deny))
 PY
 nf=$(wc -l <"$tmp/funcs.txt")
+
+# stress_line LOG RELEASE on|off: the stress's result for that mode, from
+# the guest's "stress: ..." lines and the kernel's splats between its
+# "stress: begin" and "stress: end" lines (or the log's end, after a crash)
+stress_line() {
+	python3 - "$@" <<'PY'
+import re, sys
+log, rel, mode = sys.argv[1], sys.argv[2], sys.argv[3]
+pre = 'boot: %s ' % rel
+oops = re.compile(r'Oops|BUG:|general protection fault|Kernel panic|RIP: 0010:0x')
+warn = re.compile(r'WARNING:|possible (circular|recursive) locking|inconsistent lock state|'
+                  r'suspicious RCU usage|rcu.*detected stalls?|INFO: task .* blocked|UBSAN|KASAN|'
+                  r'soft lockup|hard LOCKUP|sleeping function called from invalid context')
+on, o, w, end = False, 0, 0, None
+for l in open(log, errors='replace'):
+    l = l.rstrip('\n')
+    if l == pre + 'stress: begin ' + mode:
+        on = True
+        continue
+    if not on:
+        continue
+    m = re.match(re.escape(pre) + r'stress: end %s: (\d+) rounds, (\d+) functions, (\d+) cpus, '
+                 r'(\d+) bad, memory ([+-]?\d+) kB' % mode, l)
+    if m:
+        end = m.groups()
+        break
+    if l.startswith(pre):
+        continue
+    o += bool(oops.search(l))
+    w += bool(warn.search(l))
+if not on:
+    sys.exit(0)
+r, f, c, bad, kb = end if end else ('0', '0', '0', '1', '0')
+print('stress: %s rounds, %s functions, fentry+fexit+kprobe_multi at once, %s cpus, '
+      'sharing %s: %d oopses, %d warnings, memory %+.1f MB, %s bad%s'
+      % (r, f, c, mode, o, w, int(kb) / 1024, bad, '' if end else ' (no end line)'))
+PY
+}
 
 gic=$(boot_gic "$T") || { bad "no gen_init_cpio in $T"; finish; }
 extra=()
 [ -n "$bench" ] && { touch "$tmp/empty"; extra=("/share-bench=$tmp/empty"); }
+[ -f "$tmp/btfids_klp.ko" ] && extra=("/btfids_klp.ko=$tmp/btfids_klp.ko")
+[ -n "$stress" ] && { echo "$ROUNDS ${BTFIDS_STRESS_MODE:-both} $OFF_ROUNDS" >"$tmp/rounds"; extra=("/share-stress=$tmp/rounds"); }
 boot_cpio "$gic" "/init=$tmp/init" "/ids.bpf.o=$tmp/ids.bpf.o" "/share.bpf.o=$tmp/share.bpf.o" \
 	"/funcs.txt=$tmp/funcs.txt" "${extra[@]}" >"$tmp/initrd.cpio" || { bad "gen_init_cpio"; finish; }
 
-boot "$tmp/bzImage" "$tmp/initrd.cpio" "$tmp/log" "${BTFIDS_BOOT_APPEND:-}" 2048
+# loglevel=5: the console shows WARNINGs too (the stress counts them)
+boot "$tmp/bzImage" "$tmp/initrd.cpio" "$tmp/log" "loglevel=5 ${BTFIDS_BOOT_APPEND:-}" 2048
 [ -z "${BTFIDS_BOOT_LOG:-}" ] || cp "$tmp/log" "$BTFIDS_BOOT_LOG"
 L=$tmp/log
 rel=$(sed -nE 's/^boot: (\S+) init started$/\1/p' "$L" | head -1)
@@ -166,6 +246,20 @@ for n in sorted({n for n, _ in runs}):
 	grep -E "^boot: $rel shared: " "$L" | sed "s/^boot: $rel //" |
 		grep -vE "^shared: (images|run-time a call): " >"$tmp/rest"
 	cat "$tmp/rest"
+elif [ -n "$stress" ]; then
+	# the kernel's splats between the stress's begin and end lines, by mode
+	modes=${BTFIDS_STRESS_MODE:-both}
+	[ "$modes" = both ] && modes="on off"
+	for mode in $modes; do
+		grep -E "^boot: $rel stress: round [0-9]+ $mode: " "$L" | sed "s/^boot: $rel /  /"
+		sl=$(stress_line "$L" "$rel" "$mode")
+		echo "$sl"
+		if echo "$sl" | grep -qE '^stress: [1-9][0-9]* rounds, [1-9][0-9]{4,} functions, fentry\+fexit\+kprobe_multi at once, ([2-9]|[1-9][0-9]+) cpus, sharing (on|off): 0 oopses, 0 warnings, memory [+-]?[0-9.]+ MB, 0 bad$'; then
+			ok "$sl"
+		else
+			bad "${sl:-stress, sharing $mode: no result}"
+		fi
+	done
 else
 	while read -r line; do
 		case $line in
@@ -173,6 +267,8 @@ else
 		*) bad "${line#shared: check }" ;;
 		esac
 	done < <(grep -E "^boot: $rel shared: check " "$L" | sed "s/^boot: $rel //")
+	[ ! -s "$tmp/klp.err" ] || bad "the livepatch module (tests/boot/klp) did not build: $(cat "$tmp/klp.err")"
+	grep -E "^boot: $rel shared: livepatch: skipped" "$L" | sed "s/^boot: $rel /  /"
 	for mode in on off; do
 		pl=$(grep -m1 -E "^boot: $rel shared: proof: .*\(sharing $mode\)" "$L" | sed "s/^boot: $rel //")
 		# the issue's line as it is (on, then off); the mode in the ok line

@@ -30,7 +30,7 @@
 #                                is developing the series in)
 #   BTFIDS_BOOT_TIMEOUT          seconds for each qemu run (default 900)
 #   BTFIDS_BOOT_LOG              keep the first boot's serial log in this file
-#   QEMU                         default qemu-system-x86_64 (TCG, one CPU, as tests/boot.sh)
+#   QEMU                         default qemu-system-x86_64 (TCG, 2 CPUs, as tests/boot.sh)
 set -uo pipefail
 
 . "$(dirname "$0")/paths.sh"
@@ -80,8 +80,9 @@ fi
 locked=$(cat "$tmp/locked")
 ok "kbuild relinked the patched 7.3 tree with RESOLVE_BTFIDS=btfids (with the altered images $((SECONDS - locked)) s, after $((locked - t0)) s waiting for the tree's lock)"
 # nf functions, nc classes, size bytes, crc (zlib's, of .BTF), nref functions
-# in nrc classes that are not attachable; pc the probe class, of pn functions
-read -r nf nc size crc nref nrc pc pn <"$tmp/table"
+# in nrc classes that are not attachable; pc the probe class, of pn functions;
+# ndeny functions in the image's btf_id_deny set (the verifier refuses them)
+read -r nf nc size crc nref nrc pc pn ndeny <"$tmp/table"
 # the self-test is the tree's CONFIG_BPF_BTF_TRAMP_SELFTEST (kernel/build-tree sets it)
 nost=
 nm "$tmp/vmlinux" | grep -qw btf_tramp_selftest ||
@@ -122,7 +123,7 @@ cpio /tramp.txt "$tmp/tramp.txt" >"$tmp/initrd1.cpio"
 cpio /tramp.txt "$tmp/tramp.txt" /tramp-probe "$tmp/probe.txt" >"$tmp/initrd2.cpio"
 cpio /tramp-klog "$tmp/empty" >"$tmp/initrd3.cpio"
 
-# boot BZIMAGE INITRD LOG APPEND: bootlib.sh's (TCG, one CPU, 1 GiB)
+# boot BZIMAGE INITRD LOG APPEND: bootlib.sh's (TCG, 2 CPUs, 1 GiB)
 boot "$tmp/bzImage" "$tmp/initrd1.cpio" "$tmp/log1" ""
 [ -z "${BTFIDS_BOOT_LOG:-}" ] || cp "$tmp/log1" "$BTFIDS_BOOT_LOG"
 grep -E '^boot: ' "$tmp/log1" | grep -vE '^boot: (progress|end)'
@@ -158,8 +159,8 @@ n=$(count "$selftest")
 grep -q "^boot: $rel ids ok" "$L" && ok "the .BTF_ids slots: ids ok" || bad "ids not ok"
 expect "the sample takes every function of the $nrc classes not attachable ($nref), every 20th, each class once" \
 	'tramp sample: ' "tramp sample: $nf functions, $nc classes: [0-9]+ tried: $nref of classes not attachable, [0-9]+ every 20th, the rest for each class once; [0-9]+ of the $((nc - nrc)) attachable classes at an ftrace site$"
-expect "tracing_multi on each sampled function alone attaches where its class says attachable, refuses ($nref) with the class's errno, tables on and off" \
-	'tramp attach: ' "tramp attach: [0-9]+ tried, [1-9][0-9]* attached, $nref refused as their class says, [0-9]+ attachable at no ftrace site \\(ENOENT\\), tables off and on; 0 wrong$"
+expect "tracing_multi on each sampled function alone attaches where its class says attachable, refuses ($nref) with the class's errno and the $ndeny of btf_id_deny with EINVAL, tables on and off" \
+	'tramp attach: ' "tramp attach: [0-9]+ tried, [1-9][0-9]* attached, $nref refused as their class says, [0-9]+ attachable at no ftrace site \\(ENOENT\\), $ndeny in btf_id_deny \\(EINVAL\\), tables off and on; 0 wrong$"
 expect "one link over the attachable sampled functions runs its program, tables off and on" 'tramp run: ' \
 	"program ran [1-9][0-9]* times \\(tables off\\), [1-9][0-9]* \\(on\\)"
 grep -q '^boot: end' "$L" || bad "the first guest did not finish; log ends: $(tail -c 300 "$L" | tr '\n' ' ')"

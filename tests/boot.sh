@@ -155,7 +155,7 @@ EOF
 # boot: the guest reboots when done, -no-reboot turns that into qemu's exit
 log=$tmp/serial.log
 start=$(date +%s)
-timeout -k 10 "$TIMEOUT" "$QEMU" -accel tcg -nodefaults -display none -no-reboot -m 1024 -smp 1 \
+timeout -k 10 "$TIMEOUT" "$QEMU" -accel "${BTFIDS_QEMU_ACCEL:-tcg,thread=single}" -nodefaults -display none -no-reboot -m 1024 -smp "${BTFIDS_QEMU_SMP:-2}" \
 	-kernel "$bz" -initrd "$tmp/initrd.cpio" -serial "file:$log" \
 	-append "console=ttyS0 panic=-1 loglevel=4 ${BTFIDS_BOOT_APPEND:-}" </dev/null >"$tmp/qemu.out" 2>&1
 qrc=$?

@@ -10,6 +10,13 @@
 #   DP, T   the tree's folder (BTFIDS_KBUILD_PATCHED) and the tree
 #   S       tests/boot, the guest's sources
 #   QEMU, TIMEOUT   qemu-system-x86_64 and seconds for each run
+#   BTFIDS_QEMU_SMP CPUs of the guest (default 2)
+#   BTFIDS_QEMU_ACCEL  qemu's -accel (default tcg,thread=single: the vCPUs take
+#                   turns on one host thread. With multi-threaded TCG a vCPU
+#                   runs code another vCPU has just rewritten from a stale
+#                   translation: the patched kernel took "Oops: int3" at ftrace
+#                   call sites already restored, in every mass attach, sharing
+#                   and tables off too; none with thread=single)
 DP=${BTFIDS_KBUILD_PATCHED:-${XDG_CACHE_HOME:-$HOME/.cache}/btfids/kbuild-patched}
 T=$DP/linux-source-7.3
 QEMU=${QEMU:-qemu-system-x86_64}
@@ -149,13 +156,14 @@ boot_gic() {
 	fi
 }
 
-# boot BZIMAGE INITRD LOG APPEND [MEGS]: qemu-system-x86_64 under TCG, one
-# CPU, the guest's reboot ends qemu (-no-reboot), bounded by $TIMEOUT;
+# boot BZIMAGE INITRD LOG APPEND [MEGS]: qemu-system-x86_64 under TCG with
+# $BTFIDS_QEMU_SMP CPUs (default 2: the patched tree is SMP, as a
+# distribution builds it), the guest's reboot ends qemu (-no-reboot), bounded by $TIMEOUT;
 # LOG gets the serial console without CRs; prints how long qemu ran
 boot() {
 	local start=$SECONDS
-	timeout -k 10 "$TIMEOUT" "$QEMU" -accel tcg -nodefaults -display none -no-reboot \
-		-m "${5:-1024}" -smp 1 -kernel "$1" -initrd "$2" -serial "file:$3.raw" \
+	timeout -k 10 "$TIMEOUT" "$QEMU" -accel "${BTFIDS_QEMU_ACCEL:-tcg,thread=single}" -nodefaults -display none -no-reboot \
+		-m "${5:-1024}" -smp "${BTFIDS_QEMU_SMP:-2}" -kernel "$1" -initrd "$2" -serial "file:$3.raw" \
 		${BTFIDS_QEMU_EXTRA:-} \
 		-append "console=ttyS0 panic=-1 loglevel=4 $4" </dev/null >"$3.qemu" 2>&1
 	boot_rc=$?

@@ -450,7 +450,7 @@ PY
 	objcopy --update-section .BTF_tramp="$d/bad.tramp" "$d/badimg" 2>/dev/null
 	"$B" models "$d/badimg" >/dev/null 2>"$d/err1"; r1=$?
 	"$B" dump "$d/badimg" >"$d/err2" 2>&1; r2=$?
-	if [ $r1 = 255 ] && [ $r2 = 2 ] && grep -q "^FAILED $d/badimg: .BTF_tramp: v2 trampoline table: $2" "$d/err1" &&
+	if [ $r1 = 2 ] && [ $r2 = 2 ] && grep -q "^FAILED $d/badimg: .BTF_tramp: v2 trampoline table: $2" "$d/err1" &&
 	   grep -q "$2" "$d/err2"; then
 		ok "a v2 table with $1: $(head -1 "$d/err1" | sed "s|$d/||g")"
 	else

@@ -67,6 +67,9 @@ btfids dump --format=|text json
 btfids models --arch s3|s390x
 btfids --tr|--tramp_table
 btfids models --bt|--btf_base --btf
+btfids models --fu|--func
+btfids --no|--no-fail
+btfids help mo|models
 CASES
 
 echo "install: $passed passed, $failed failed"

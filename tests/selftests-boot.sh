@@ -24,7 +24,7 @@
 #   BTFIDS_BOOT_LOG         keep the serial log in this file
 #   BTFIDS_BOOT_APPEND      more kernel command line (e.g. loglevel=7)
 #   BTFIDS_SELFTESTS_TESTS  test_progs -t list instead of all (for testing the test)
-#   QEMU                    default qemu-system-x86_64 (TCG, one CPU)
+#   QEMU                    default qemu-system-x86_64 (TCG, 2 CPUs: BTFIDS_QEMU_SMP)
 set -uo pipefail
 
 . "$(dirname "$0")/paths.sh"
@@ -36,6 +36,7 @@ SKIPS=${BTFIDS_SELFTESTS_SKIPS:-$top/tests/selftests/skips}
 ALL="tracing_multi_test,tracing_multi_attach_rollback"
 ALL+=",fentry_test,fexit_test,fentry_fexit,fsession_test,trampoline_count"
 ALL+=",kprobe_multi_test,kprobe_multi_bench_attach,tracing_failure,kfunc_call"
+ALL+=",livepatch_trampoline"
 TESTS=${BTFIDS_SELFTESTS_TESTS:-$ALL}
 
 skip() { echo "selftests-boot: skipped ($*)"; exit 0; }
@@ -79,6 +80,17 @@ kmod() {
 		RESOLVE_BTFIDS="$B" KBUILD_EXTRA_SYMBOLS="$T/vmlinux.symvers" modules \
 		>>"$OUT/kmod.log" 2>&1 && cp "$OUT/kmod/bpf_testmod.ko" "$tmp/" ||
 		echo "kmod: $(grep -m1 -iE 'error|warning: .* undefined' "$OUT/kmod.log")" >"$tmp/kmod.err"
+	# livepatch_trampoline's module: the tree's livepatch sample (its
+	# config has no SAMPLES: the option is given on the command line),
+	# which the test loads from ../../../../samples/livepatch, / here
+	if grep -q '^CONFIG_LIVEPATCH=y' "$T/.config"; then
+		mkdir -p "$OUT/klp" &&
+		make -C "$T" ARCH=x86_64 M="$T/samples/livepatch" MO="$OUT/klp" \
+			CONFIG_SAMPLE_LIVEPATCH=m RESOLVE_BTFIDS="$B" \
+			KBUILD_EXTRA_SYMBOLS="$T/vmlinux.symvers" modules >"$OUT/klp.log" 2>&1 &&
+			cp "$OUT/klp/livepatch-sample.ko" "$tmp/" ||
+			echo "$(grep -m1 -iE 'error|warning: .* undefined' "$OUT/klp.log")" >"$tmp/klp.err"
+	fi
 	return 0
 }
 start=$SECONDS
@@ -99,6 +111,8 @@ else
 	# module_* subtests, trigger_module_test_read()): they fail without it
 	bad "bpf_testmod.ko did not build against the tree ($(cat "$tmp/kmod.err"); $OUT/kmod.log)"
 fi
+[ ! -f "$tmp/klp.err" ] ||
+	bad "the livepatch sample did not build against the tree ($(cat "$tmp/klp.err"); $OUT/klp.log)"
 
 start=$SECONDS
 if ! make -s -f "$top/tests/selftests/Makefile" TREE="$T" OUT="$OUT" VMLINUX="$tmp/vmlinux" \
@@ -123,6 +137,19 @@ awk '$1 == "deny" { name = $2; $1 = $2 = ""; sub(/^ +/, ""); print "  not run: "
 	echo "dir /proc 0755 0 0"
 	echo "dir /sys 0755 0 0"
 	echo "dir /selftests 0755 0 0"
+	# /bin/sh for the tests' system() (livepatch_trampoline disables its
+	# livepatch with "echo 0 > .../enabled"): the host's dash and the
+	# libraries it loads, at their paths
+	echo "dir /bin 0755 0 0"
+	echo "file /bin/sh $(readlink -f /bin/dash) 0755 0 0"
+	for l in $(ldd /bin/dash | grep -oE '/[^ ]+'); do
+		d=
+		for c in $(dirname "$l" | tr / ' '); do
+			d+=/$c
+			echo "dir $d 0755 0 0"
+		done
+		echo "file $l $(readlink -f "$l") 0755 0 0"
+	done
 	echo "file /init $tmp/init 0755 0 0"
 	echo "file /ids.bpf.o $tmp/ids.bpf.o 0644 0 0"
 	echo "file /selftests.txt $tmp/selftests.txt 0644 0 0"
@@ -130,6 +157,11 @@ awk '$1 == "deny" { name = $2; $1 = $2 = ""; sub(/^ +/, ""); print "  not run: "
 	for f in "$OUT"/files/* "$tmp"/bpf_testmod.ko; do
 		[ -f "$f" ] && echo "file /selftests/${f##*/} $f 0644 0 0"
 	done
+	if [ -f "$tmp/livepatch-sample.ko" ]; then
+		echo "dir /samples 0755 0 0"
+		echo "dir /samples/livepatch 0755 0 0"
+		echo "file /samples/livepatch/livepatch-sample.ko $tmp/livepatch-sample.ko 0644 0 0"
+	fi
 } >"$tmp/cpio.list"
 "$(gen_init_cpio "$tmp")" "$tmp/cpio.list" >"$tmp/initrd.cpio" || { bad "gen_init_cpio"; finish; }
 

@@ -194,6 +194,16 @@ static void load_refusal(int err, struct verdict *v)
 		snprintf(v->outside, sizeof(v->outside), "deny list (EINVAL, no log)");
 		return;
 	}
+	if (err == -EINVAL && strstr(l, "Attaching tracing programs to function '") &&
+	    strstr(l, "' is rejected.")) {
+		/*
+		 * 7.x logs its btf_id_deny refusal: a .BTF_ids set, not a
+		 * model; SMP adds migrate_{disable,enable}, PREEMPT_RCU
+		 * __rcu_read_{lock,unlock} (kernel/bpf/verifier.c)
+		 */
+		snprintf(v->outside, sizeof(v->outside), "deny list (btf_id_deny)");
+		return;
+	}
 	for (i = 0; err == -EINVAL && i < sizeof(said) / sizeof(said[0]); i++) {
 		if (strstr(l, said[i].words) &&
 		    (strstr(l, "is unsupported") || strstr(l, "Too many") ||

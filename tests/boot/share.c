@@ -3,7 +3,8 @@
  * share.c - shared trampoline images of the patched 7.3 kernel
  * (kernel/bpf/trampoline.c, bpf_tramp_share): the functions to attach, the
  * kernel's switch and counts, links; then the proof (share_proof.c) or,
- * with /share-bench in the initramfs, the bench (share_bench.c).
+ * with /share-bench in the initramfs, the bench (share_bench.c); with
+ * /share-stress, the stress (share_stress.c).
  *
  * Input /funcs.txt (tests/boot-share.sh, from btfids models --all on the
  * host): "id name slots ret_size arg_sizes model fexit" a line, every FUNC
@@ -149,6 +150,38 @@ static long meminfo(const char *key)
 	return v;
 }
 
+/* The threads in the system: the 4th field of /proc/loadavg, "running/all" */
+static long threads(void)
+{
+	FILE *f = fopen("/proc/loadavg", "r");
+	long run, all = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%*s %*s %*s %ld/%ld", &run, &all) != 2)
+		all = -1;
+	fclose(f);
+	return all;
+}
+
+/*
+ * A kthread's slab, bounded: its task_struct with the FPU state that
+ * follows it (arch_task_struct_size, x86: 2,624 bytes + the xstate size;
+ * order-3 slabs), struct kthread, struct worker, struct pid. Seen: 8.5 kB a
+ * kworker on the SMP tree.
+ */
+#define SHARE_THREAD_SLAB_KB	12
+
+long share_mem_lost_kb(const struct share_counts *base, const struct share_counts *end)
+{
+	long started = end->threads - base->threads;
+
+	if (started < 0 || base->threads < 0 || end->threads < 0)
+		started = 0;
+	return base->memfree_kb - end->memfree_kb - (end->stack_kb - base->stack_kb) -
+	       started * SHARE_THREAD_SLAB_KB;
+}
+
 /*
  * A shared image's symbol: "bpf_trampoline_" and then not the digits of a
  * per-function trampoline's key (bpf_trampoline_<key>): the kernel names
@@ -200,6 +233,7 @@ void share_counts(struct share_counts *c)
 	count_direct(&c->direct, &c->direct_shared);
 	c->memfree_kb = meminfo("MemFree");
 	c->stack_kb = meminfo("KernelStack");
+	c->threads = threads();
 	c->slab_kb = meminfo("Slab");
 	c->percpu_kb = meminfo("Percpu");
 	c->vmalloc_kb = meminfo("VmallocUsed");
@@ -431,6 +465,15 @@ static struct bpf_object *load(const char *plain_target)
 	return obj;
 }
 
+/* ->fexit of @f[0..n): in @x[0..xn), what the fexit.multi link took (@f's order) */
+static void mark_fexit(struct share_func *f, int n, const struct share_func *x, int xn)
+{
+	for (int i = 0, k = 0; i < n; i++) {
+		f[i].fexit = k < xn && x[k].id == f[i].id;
+		k += f[i].fexit;
+	}
+}
+
 static int prepare(struct share_ctx *c, const char *path)
 {
 	struct share_func *x;
@@ -446,6 +489,10 @@ static int prepare(struct share_ctx *c, const char *path)
 	if (share_set(1))
 		return -1;
 	c->n = search_chunks(prog(c->obj, "count_entry"), c->f, sites);
+	if (c->n <= 0) {
+		say("share FAILED (one fentry.multi link takes none of the %d ftrace sites)", sites);
+		return -1;
+	}
 	/* fexit.multi: a subset of those, in the same order */
 	x = malloc(c->n * sizeof(*x));
 	if (!x)
@@ -461,6 +508,7 @@ static int prepare(struct share_ctx *c, const char *path)
 	c->xcookies = calloc(c->xn, sizeof(*c->xcookies));
 	if (!c->ids || !c->cookies || !c->syms || !c->xids || !c->xcookies)
 		return -1;
+	mark_fexit(c->f, c->n, x, c->xn);
 	for (int i = 0; i < c->n; i++) {
 		c->ids[i] = c->f[i].id;
 		c->cookies[i] = share_cookie(c->f[i].id);
@@ -526,10 +574,17 @@ void boot_share(const char *path)
 			fclose(f);
 		}
 		share_bench(&c, kprobe_n);
+	} else if (!access("/share-stress", R_OK)) {
+		/* tests/boot-share.sh --stress (share_stress.c) */
+		warm_up(&c);
+		share_stress(&c, 1);
+		share_stress(&c, 0);
 	} else {
 		warm_up(&c);
 		share_proof(&c, 1);
 		share_proof(&c, 0);
+		share_klp(&c, 1);
+		share_klp(&c, 0);
 	}
 	share_set(1);
 	bpf_object__close(c.obj);

@@ -53,8 +53,20 @@ struct share_counts {
 	int direct_shared;	/* of which call a shared image */
 	long memfree_kb;	/* /proc/meminfo MemFree */
 	long stack_kb;		/* KernelStack: the threads' stacks */
+	long threads;		/* /proc/loadavg: threads in the system */
 	long slab_kb, percpu_kb, vmalloc_kb;	/* Slab, Percpu, VmallocUsed */
 };
+
+/*
+ * Free memory lost from base to end, in kB: the fall of MemFree less what
+ * the threads started meanwhile hold (their stacks, KernelStack's rise, and
+ * SHARE_THREAD_SLAB_KB of slab each). Mainline's per-function image frees
+ * are work items that block, so the workqueue starts kworkers for them (a
+ * sharing-off fexit detach of 22,822 images: 674 of them, KernelStack
+ * +10.5 MB, Slab +5.6 MB) and reaps them only after 5 idle minutes
+ * (IDLE_WORKER_TIMEOUT, kernel/workqueue.c).
+ */
+long share_mem_lost_kb(const struct share_counts *base, const struct share_counts *end);
 
 struct share_ctx {
 	struct bpf_object *obj;
@@ -108,10 +120,21 @@ uint64_t share_cookie(uint32_t id);
 /* The proof with bpf_tramp_share = @mode (share_proof.c); the bench */
 void share_proof(struct share_ctx *c, int mode);
 /*
+ * A livepatch on a function both proof links trace, before and after their
+ * attach, with bpf_tramp_share = @mode (share_klp.c; /btfids_klp.ko)
+ */
+void share_klp(struct share_ctx *c, int mode);
+/*
  * bench/tramp's measurements (share_bench.c): @kprobe_n 0 for tracing_multi
  * sharing off and on and the run-time costs, N for one kprobe_multi attach
  * and detach over the first N functions and nothing after it.
  */
 void share_bench(struct share_ctx *c, int kprobe_n);
+/*
+ * Mass attach under load with bpf_tramp_share = @mode (share_stress.c):
+ * fentry.multi, fexit.multi and kprobe_multi over the same functions at
+ * once, rounds of attach and detach while another CPU runs traced calls.
+ */
+void share_stress(struct share_ctx *c, int mode);
 
 #endif

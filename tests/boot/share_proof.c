@@ -5,9 +5,10 @@
  * looked up by call site at run time) and once off (mode 0, mainline):
  *
  *   - one fentry.multi link (share.bpf.c) over every function one link
- *     takes, then one fexit.multi link over every function one takes, each
- *     function with its own cookie (from its BTF id); one after the other:
- *     the two at once crash this 7.3-rc7 tree, sharing off too (README);
+ *     takes, each function with its own cookie (from its BTF id); then
+ *     that link and one fexit.multi link over every function one takes,
+ *     both attached at once (one trampoline, and one image, holds both
+ *     programs of a function);
  *   - the programs check every run: bpf_get_func_ip() must be an attached
  *     function's /proc/kallsyms address, bpf_get_attach_cookie() the one
  *     given for it, bpf_get_func_arg_cnt() its model's argument registers
@@ -51,27 +52,40 @@
  * attach and detach of each link). After that, measured here: within
  * 0.15 MB, but once 2.1 MB lower after the first phase (VmallocUsed
  * +2048 kB, nothing new in /proc/vmallocinfo: one more 2 MB area of BPF
- * code kept for reuse, a step the link order decides). So 2.5 MB: the
+ * code kept for reuse, a step the link order decides). So 2.5 MB on the
+ * tiny UP tree: the
  * images themselves are judged by the counts (images, bytes, symbols,
  * direct entries back to zero); this catches more than one area kept, or
  * a leak beside them (sharing off: 3.7 MB of images).
+ *
+ * On the SMP guest (kernel/build-tree's distribution-like tree, 2 CPUs)
+ * MemFree moves more: the per-CPU page lists hold free pages MemFree does
+ * not count, and the frees start kworkers whose stacks stay (a sharing-off
+ * fexit round of 22,836 images: MemFree -5.1 MB, KernelStack +1.3 MB,
+ * Slab +0.7 MB, no image left; another: 674 kworkers, KernelStack
+ * +10.5 MB, Slab +5.6 MB). So what the new threads hold is taken out of
+ * the difference (share_mem_lost_kb()) and the bound is 5 MB; the images
+ * themselves are judged by the counts.
  */
-#define MEM_TOLERANCE_KB	2560
+#define MEM_TOLERANCE_KB	5120
+/*
+ * One more 2 MB area of BPF code kept for reuse (VmallocUsed +2048 kB,
+ * above) is not a leak: up to one such area is taken out of the
+ * difference too (seen: MemFree 6.0 MB lower after the first phase of a
+ * boot on the SMP tree, VmallocUsed +2048 kB, counts back to zero).
+ */
+#define MEM_KEPT_AREA_KB	2048
 #define SETTLE_SECS		90.0	/* RCU-tasks frees of 34,000 images under TCG */
 
-/*
- * The proof runs the fentry.multi link over every function, then the
- * fexit.multi link over every function: both at once crash this tree
- * (README, Shared trampoline images), sharing off too
- */
-enum { ENTRY = 1, EXIT = 2 };
+/* The links of a phase: the fentry.multi link alone, then both at once */
+enum { ENTRY = 1, EXIT = 2, BOTH = ENTRY | EXIT };
 
 struct proof {
 	struct share_ctx *c;
 	const char *mode;
-	const char *link;	/* the phase's link: "fentry.multi" or "fexit.multi" */
-	unsigned int sides;	/* ENTRY or EXIT */
-	int n;			/* functions the phase's link is over */
+	const char *link;	/* the phase's links: "fentry.multi", "fentry+fexit.multi" */
+	unsigned int sides;	/* ENTRY or BOTH */
+	int n;			/* functions the phase's links are over (fexit's are some of them) */
 	double t0;
 	long hits, wrong;
 	int fd_map;
@@ -335,16 +349,15 @@ static int drive_one(struct proof *p, const struct drive *d, char *why, size_t s
 
 	if (!f)
 		return -1;	/* not attached: said by the caller */
-	if (p->sides == EXIT && !in_exits(p->c, f->id))
-		return -1;	/* not in the fexit link: said by the caller */
-	sides = p->sides == EXIT ? 2 : 1;
+	/* with both links, a function of the fentry link only: its entry */
+	sides = p->sides & EXIT && in_exits(p->c, f->id) ? 2 : 1;
 	rec(p, f, &r0);
 	ret = d->call(p, want, &known);
 	if (rec(p, f, &r1)) {
 		append(why, size, "%s: not in the map", d->func);
 		return 1;
 	}
-	for (int s = p->sides == EXIT; s < sides; s++) {
+	for (int s = 0; s < sides; s++) {
 		const struct share_side *b = &r0.side[s], *a = &r1.side[s];
 		const char *side = s ? "exit" : "entry";
 
@@ -534,7 +547,7 @@ static void plain(struct proof *p, bool on)
 	struct share_rec r0, r1, r2;
 	uint64_t h0, h1, h2, ip;
 	struct bpf_link *l;
-	int members = 0, s = p->sides == EXIT;
+	int members = 0, s = 0;	/* the fentry side: every phase has it */
 
 	if (!f) {
 		check(p, false, "a plain fentry in a shared group", "ksys_fchown not attached");
@@ -589,15 +602,13 @@ static void plain(struct proof *p, bool on)
 static void proof_phase(struct proof *p, int mode)
 {
 	struct share_ctx *c = p->c;
-	bool entry = p->sides == ENTRY;
 	struct share_counts base, att, end;
 	char left[256], vm[512], *vmalloc0;
-	struct bpf_program *prog;
 	double t0, t1;
-	int l, err;
+	int l, lx = -1, err;
+	long kept;
 
-	prog = bpf_object__find_program_by_name(c->obj, entry ? "proof_entry" : "proof_exit");
-	p->n = entry ? c->n : c->xn;
+	p->n = c->n;
 	/* a fresh map: this phase's runs only */
 	err = fill(p);
 	if (!err)
@@ -610,11 +621,19 @@ static void proof_phase(struct proof *p, int mode)
 	check(p, !left[0], "no images before the attach", "images %ld, symbols %d, direct %d%s%s",
 	      base.s.images, base.ksyms, base.direct, left[0] ? "; left: " : "", left);
 	t0 = now();
-	l = err ? err : entry ? share_link(prog, c->ids, c->cookies, c->n) :
-				 share_link(prog, c->xids, c->xcookies, c->xn);
+	l = err ?: share_link(bpf_object__find_program_by_name(c->obj, "proof_entry"),
+			      c->ids, c->cookies, c->n);
+	if (l >= 0 && p->sides & EXIT) {
+		lx = share_link(bpf_object__find_program_by_name(c->obj, "proof_exit"),
+				c->xids, c->xcookies, c->xn);
+		if (lx < 0) {
+			close(l);
+			l = lx;
+		}
+	}
 	t1 = now();
-	check(p, l >= 0, "attach", "%s over %d functions %.1f s%s%s", p->link, p->n, t1 - t0,
-	      l < 0 ? ": " : "", l < 0 ? strerror(-l) : "");
+	check(p, l >= 0, "attach", "%s over %d functions (fexit %d) %.1f s%s%s", p->link, p->n,
+	      p->sides & EXIT ? c->xn : 0, t1 - t0, l < 0 ? ": " : "", l < 0 ? strerror(-l) : "");
 	if (l < 0) {
 		p->wrong++;
 		free(vmalloc0);
@@ -630,6 +649,8 @@ static void proof_phase(struct proof *p, int mode)
 	collect(p);
 	t0 = now();
 	close(l);
+	if (lx >= 0)
+		close(lx);
 	t1 = now();
 	err = share_settle(&base, &end, SETTLE_SECS);
 	left[0] = 0;
@@ -643,10 +664,15 @@ static void proof_phase(struct proof *p, int mode)
 	vm[0] = 0;
 	if (end.vmalloc_kb != base.vmalloc_kb)
 		vmalloc_new(vmalloc0, vm, sizeof(vm));
-	check(p, labs(end.memfree_kb - base.memfree_kb) <= MEM_TOLERANCE_KB,
+	/* a leak is less free memory; more is the kernel's own (an SMP guest's
+	 * kworkers exit and free their stacks: KernelStack -7 MB seen) */
+	kept = end.vmalloc_kb - base.vmalloc_kb;
+	kept = kept < 0 ? 0 : kept > MEM_KEPT_AREA_KB ? MEM_KEPT_AREA_KB : kept;
+	check(p, share_mem_lost_kb(&base, &end) - kept <= MEM_TOLERANCE_KB,
 	      "free memory is back",
-	      "MemFree %ld kB, before %ld kB, with the link %ld kB; KernelStack %+ld kB, Slab %+ld kB, Percpu %+ld kB, VmallocUsed %+ld kB%s%s",
-	      end.memfree_kb, base.memfree_kb, att.memfree_kb, end.stack_kb - base.stack_kb,
+	      "MemFree %ld kB, before %ld kB, with the link %ld kB; threads %+ld, KernelStack %+ld kB, Slab %+ld kB, Percpu %+ld kB, VmallocUsed %+ld kB%s%s",
+	      end.memfree_kb, base.memfree_kb, att.memfree_kb, end.threads - base.threads,
+	      end.stack_kb - base.stack_kb,
 	      end.slab_kb - base.slab_kb, end.percpu_kb - base.percpu_kb,
 	      end.vmalloc_kb - base.vmalloc_kb, vm[0] ? "; new in vmallocinfo: " : "", vm);
 	free(vmalloc0);
@@ -665,8 +691,8 @@ void share_proof(struct share_ctx *c, int mode)
 	p->sides = ENTRY;
 	p->link = "fentry.multi";
 	proof_phase(p, mode);
-	p->sides = EXIT;
-	p->link = "fexit.multi";
+	p->sides = BOTH;
+	p->link = "fentry+fexit.multi";
 	proof_phase(p, mode);
 	say("shared: proof: %d functions attached, %ld hits checked, %ld wrong (sharing %s)",
 	    c->n, p->hits, p->wrong, p->mode);

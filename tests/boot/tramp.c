@@ -17,7 +17,9 @@
  *   klog    the kernel's own "btf_tramp:" lines (the table's validation,
  *           the CONFIG_BPF_BTF_TRAMP_SELFTEST lines), echoed "boot: ... klog:"
  *   attach  a sample of the table: every function of a class that is not
- *           attachable, every SAMPLE_EVERY-th function, and each class at
+ *           attachable, every function of the image's btf_id_deny set (the
+ *           verifier's; refused EINVAL whatever the class), every
+ *           SAMPLE_EVERY-th function, and each class at
  *           least once (a function at an ftrace site when it has one); each
  *           alone, tables off then on (/sys/module/kernel/parameters/
  *           btf_tramp): the errno must be the one want_errno() derives from
@@ -63,6 +65,7 @@ struct tramp_func {
 	char *name;
 	bool attachable;	/* its class: the trampoline takes it */
 	bool distilled;		/* its class: btf_distill_func_proto() takes it */
+	bool denied;		/* in the image's btf_id_deny set (kernel/bpf/verifier.c) */
 	bool site;		/* its name is at an ftrace call site (read_sites()) */
 	uint64_t addr;		/* then its function's address (kallsyms) */
 	bool sampled;
@@ -266,7 +269,7 @@ out:
 static int read_funcs(const char *path, const struct tramp_sites *s, struct tramp_table *t)
 {
 	char line[NAME_MAX_LEN + 64], name[NAME_MAX_LEN];
-	int cap = 0, att, dist;
+	int cap = 0, att, dist, deny;
 	struct tramp_func *x;
 	FILE *f = fopen(path, "r");
 
@@ -282,13 +285,15 @@ static int read_funcs(const char *path, const struct tramp_sites *s, struct tram
 		}
 		x = &t->f[t->nr_funcs];
 		memset(x, 0, sizeof(*x));
-		if (sscanf(line, "%u %511s %u %d %d", &x->id, name, &x->class, &att, &dist) != 5)
+		if (sscanf(line, "%u %511s %u %d %d %d", &x->id, name, &x->class, &att, &dist,
+			   &deny) != 6)
 			continue;
 		x->name = strdup(name);
 		if (!x->name)
 			break;
 		x->attachable = att;
 		x->distilled = dist;
+		x->denied = deny;
 		x->addr = site_addr(s, name);
 		x->site = x->addr != 0;
 		if (x->class >= t->nr_classes)
@@ -419,12 +424,16 @@ static void klog(void)
  *   - a class the arch refuses: ENOTSUPP with the tables on, at once;
  *     off, ENOTSUPP from arch_prepare_bpf_trampoline() at an ftrace site,
  *     ENOENT elsewhere (the site is looked up before any image is built);
- *   - an attachable class: attached at an ftrace site, ENOENT elsewhere.
+ *   - an attachable class: attached at an ftrace site, ENOENT elsewhere;
+ *   - but a function of the image's btf_id_deny set: EINVAL, whatever its
+ *     class (check_attach_btf_id() refuses it before the model).
  * The site comes from tracefs and kallsyms, not from the attach: a
  * witness of its own.
  */
 static int want_errno(const struct tramp_func *f, bool on)
 {
+	if (f->denied)
+		return EINVAL;
 	if (f->attachable)
 		return f->site ? 0 : ENOENT;
 	if (!f->distilled)
@@ -433,7 +442,8 @@ static int want_errno(const struct tramp_func *f, bool on)
 }
 
 /*
- * Mark the sample: every function of a class that is not attachable, every
+ * Mark the sample: every function of a class that is not attachable or in
+ * btf_id_deny, every
  * SAMPLE_EVERY-th function in func_id order, then for each class without
  * a sampled function at an ftrace site its first one there, and for each
  * class still without any sampled function its first one. Counts into
@@ -456,7 +466,7 @@ static int sample(struct tramp_table *t, int classes[2])
 		for (i = 0; i < t->nr_funcs; i++) {
 			f = &t->f[i];
 			att[f->class] = f->attachable;
-			if (pass == 0 && (f->attachable && i % SAMPLE_EVERY))
+			if (pass == 0 && (f->attachable && !f->denied && i % SAMPLE_EVERY))
 				continue;
 			if (pass == 1 && (seen[f->class] & 2 || !f->site || f->sampled))
 				continue;
@@ -493,7 +503,7 @@ static int attach_sample(int prog, struct tramp_table *t)
 static void judge_sample(const struct tramp_table *t, const int classes[2])
 {
 	int i, on, tried = 0, nref = 0, every = 0, refused = 0, attached = 0, nosite = 0;
-	int wrong = 0;
+	int wrong = 0, denied = 0;
 	const struct tramp_func *f;
 	char first[NAME_MAX_LEN + 128] = "";
 	bool ok;
@@ -518,13 +528,14 @@ static void judge_sample(const struct tramp_table *t, const int classes[2])
 			continue;
 		}
 		attached += !f->err[0];
-		refused += !f->attachable;
-		nosite += f->attachable && !f->site;
+		denied += f->denied;
+		refused += !f->attachable && !f->denied;
+		nosite += f->attachable && !f->site && !f->denied;
 	}
 	say("tramp sample: %d functions, %u classes: %d tried: %d of classes not attachable, %d every %dth, the rest for each class once; %d of the %d attachable classes at an ftrace site",
 	    t->nr_funcs, t->nr_classes, tried, nref, every, SAMPLE_EVERY, classes[1], classes[0]);
-	say("tramp attach: %d tried, %d attached, %d refused as their class says, %d attachable at no ftrace site (ENOENT), tables off and on; %d wrong%s",
-	    tried, attached, refused, nosite, wrong, first);
+	say("tramp attach: %d tried, %d attached, %d refused as their class says, %d attachable at no ftrace site (ENOENT), %d in btf_id_deny (EINVAL), tables off and on; %d wrong%s",
+	    tried, attached, refused, nosite, denied, wrong, first);
 }
 
 static int cmp_func_addr(const void *a, const void *b)
@@ -555,7 +566,7 @@ static int run_ids(const struct tramp_table *t, uint32_t **out)
 		return -ENOMEM;
 	}
 	for (i = 0; i < t->nr_funcs; i++)
-		if (t->f[i].sampled && t->f[i].attachable && t->f[i].site)
+		if (t->f[i].sampled && t->f[i].attachable && t->f[i].site && !t->f[i].denied)
 			v[n++] = &t->f[i];
 	qsort(v, n, sizeof(*v), cmp_func_addr);
 	for (i = 0; i < n; i++)
@@ -639,7 +650,7 @@ static void probe(const char *path, int prog, const struct tramp_table *t)
 	fclose(p);
 	for (i = 0; i < t->nr_funcs; i++) {
 		f = &t->f[i];
-		if (f->class != class)
+		if (f->class != class || f->denied)
 			continue;
 		for (on = 0; on < 2; on++)
 			err[on] = tables(on) ? EIO : attach_alone(prog, f->id);

@@ -4,9 +4,11 @@ the v2 trampoline table of a vmlinux read from its bytes by
 tests/tramp2_check.py's reader (not btfids'), and the altered images.
 
   list VMLINUX OUT   write OUT for the guest, "id name class attachable
-                     distilled" a function, in func_id order; print
+                     distilled denied" a function, in func_id order (denied:
+                     in the image's resolved btf_id_deny set, which the
+                     verifier refuses to trace: EINVAL); print
                      "nr_funcs nr_classes size crc32 refused_funcs
-                     refused_classes probe_class probe_funcs"
+                     refused_classes probe_class probe_funcs denied"
                      (crc32: zlib's, of the .BTF section, as 8 hex digits;
                      probe_class: the attachable class the probe alters)
   alter VMLINUX crc  flip the header's btf_crc32: a table of another .BTF
@@ -57,6 +59,39 @@ def section_offset(vmlinux, name):
     sys.exit('%s: no %s section' % (vmlinux, name))
 
 
+def btf_sets(vmlinux, *names):
+    """The type IDs of each resolved BTF_SET of @names in .BTF_ids (u32 cnt,
+    then cnt u32 IDs, at symbol __BTF_ID__set__<name>:
+    include/linux/btf_ids.h), from nm's addresses and the section's bytes,
+    read once; a list of sets in @names' order, empty for a set the image
+    does not have."""
+    out = subprocess.run(['nm', vmlinux], capture_output=True, text=True).stdout
+    syms = {f[2]: int(f[0], 16) for f in (line.split() for line in out.splitlines())
+            if len(f) == 3}
+    if not any('__BTF_ID__set__' + n in syms for n in names):
+        return [set() for _ in names]
+    base = None
+    for line in subprocess.run(['readelf', '-SW', vmlinux], capture_output=True,
+                               text=True).stdout.splitlines():
+        f = line.replace('[ ', '[').split()
+        if len(f) > 5 and f[1] == '.BTF_ids':
+            base = int(f[3], 16)
+    data = section(vmlinux, '.BTF_ids')
+    return [one_set(vmlinux, data, base, n, syms.get('__BTF_ID__set__' + n)) for n in names]
+
+
+def one_set(vmlinux, data, base, name, addr):
+    if addr is None:
+        return set()
+    off = addr - base if base is not None else -1
+    if off < 0 or off + 4 > len(data):
+        sys.exit('%s: set %s is outside .BTF_ids' % (vmlinux, name))
+    cnt, = struct.unpack_from('<I', data, off)
+    if off + 4 + 4 * cnt > len(data):
+        sys.exit('%s: set %s: %d IDs overrun .BTF_ids' % (vmlinux, name, cnt))
+    return set(struct.unpack_from('<%dI' % cnt, data, off + 4))
+
+
 def probe_class(model, cls, max_slots):
     """The attachable class of most functions, PROBE_MAX at most, below
     max_slots (so the altered table's max_slots stays true); the first
@@ -81,15 +116,17 @@ def do_list(vmlinux, out):
                  (vmlinux, '; '.join(tramp2_check.FAILS) or 'shorter than its header'))
     h, ids, cls, model = res
     b = btf7_check.parse(btf)
+    deny, = btf_sets(vmlinux, 'btf_id_deny')
     with open(out, 'w') as f:
         for i, c in zip(ids, cls):
-            f.write('%d %s %d %d %d\n' % (i, btf7_check.name(b, b['types'][i][1]), c,
-                                         model[c]['attachable'], model[c]['distilled']))
+            f.write('%d %s %d %d %d %d\n' % (i, btf7_check.name(b, b['types'][i][1]), c,
+                                            model[c]['attachable'], model[c]['distilled'],
+                                            i in deny))
     refused = [k for k, m in enumerate(model) if not m['attachable']]
     nref = sum(1 for c in cls if not model[c]['attachable'])
     pc, pn = probe_class(model, cls, h['max_slots'])
     print(h['nr_funcs'], h['nr_classes'], h['size'], '%08x' % zlib.crc32(btf), nref,
-          len(refused), pc, pn)
+          len(refused), pc, pn, sum(1 for i in ids if i in deny))
 
 
 def do_alter(vmlinux, what, arg):

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# cli.sh - one command line (issue 29): the options each verb's --help
+# lists are the ones its man page's OPTIONS and the bash completion list;
+# "btfids help VERB" and "btfids VERB --help" print the same text for every
+# verb; the exit-status rule of btfids(1) (resolve keeps the kernel tool's
+# 0/255/129, check, dump and models exit 0/1/2), asserted on usage errors
+# and bad input of each verb; an option without its value names the value
+# --help names (--kernel RELEASE); --distill_base in the 6.x flow is said
+# to be ignored (on Debian's 6.12 module, skipped without it).
+# Ends with "cli: N passed, N failed".
+set -uo pipefail
+
+. "$(dirname "$0")/paths.sh"
+cd "$top" || exit 2
+tmp=$(mktemp -d /tmp/btfids-cli.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+ok() { passed=$((passed + 1)); echo "  ok: $*"; }
+bad() { failed=$((failed + 1)); echo "  FAIL: $*"; }
+
+# option words of a text: -x and --long, as a sorted line
+words() { grep -oE -- '(^|[^a-zA-Z0-9_.-])--?[a-zA-Z][a-z_-]*' | sed 's/^[^-]*//' | sort -u | tr '\n' ' '; }
+opts_help() { "$B" help "$1" | words; }
+opts_man() { awk '/^# OPTIONS/ { f = 1; next } /^# / { f = 0 } f && /^\*-/' "$1" | words; }
+opts_comp() { bash -c '. completion/btfids; _btfids_opts "$1"' _ "$1" | tr ' ' '\n' | sed 's/=$//' | words; }
+
+for v in resolve check dump models; do
+	man=man/btfids-$v.1.scd
+	[ "$v" = resolve ] && man=man/btfids.1.scd
+	h=$(opts_help "$v") m=$(opts_man "$man") c=$(opts_comp "$v")
+	if [ -n "$h" ] && [ "$h" = "$m" ] && [ "$h" = "$c" ]; then
+		ok "$v: --help, $man and the completion list the same options: $h"
+	else
+		bad "$v: options differ: --help '$h', man '$m', completion '$c'"
+	fi
+	"$B" help "$v" >"$tmp/help" 2>&1; r1=$?
+	"$B" "$v" --help >"$tmp/dashhelp" 2>&1; r2=$?
+	want=0
+	[ "$v" = resolve ] && want=129	# the kernel tool's -h
+	if [ $r1 = 0 ] && [ $r2 = $want ] && cmp -s "$tmp/help" "$tmp/dashhelp" &&
+	   grep -q "^Usage: btfids" "$tmp/help"; then
+		ok "$v: btfids help $v (exit 0) and btfids $v --help (exit $want) print its usage"
+	else
+		bad "$v: help $v exit $r1, $v --help exit $r2 (want 0, $want), same text: $(cmp -s "$tmp/help" "$tmp/dashhelp" && echo yes || echo no)"
+	fi
+done
+"$B" help nosuch >/dev/null 2>"$tmp/err"; rc=$?
+if [ $rc = 2 ] && grep -q "no verb 'nosuch'" "$tmp/err"; then
+	ok "btfids help nosuch: exit 2, $(cat "$tmp/err")"
+else
+	bad "btfids help nosuch: exit $rc: $(head -1 "$tmp/err")"
+fi
+
+# exit status: the rule of btfids(1), EXIT STATUS
+status() {	# WANT WHAT ARGS...
+	local want=$1 what=$2 rc
+	shift 2
+	"$B" "$@" >/dev/null 2>"$tmp/err"; rc=$?
+	if [ "$rc" = "$want" ]; then ok "$what: exit $rc"; else
+		bad "$what: exit $rc, want $want ($(head -1 "$tmp/err"))"; fi
+}
+echo hello >"$tmp/text"
+status 129 "resolve, unknown option" --no-such-option "$tmp/text"
+status 129 "resolve, no ELF" -v
+status 255 "resolve, a text file" "$tmp/text"
+for v in check dump models; do
+	status 2 "$v, unknown option" "$v" --no-such-option "$tmp/text"
+	status 2 "$v, no file" "$v"
+	status 2 "$v, a text file" "$v" "$tmp/text"
+	status 2 "$v, a missing file" "$v" "$tmp/nosuch"
+done
+
+# an option without its value names the value, as --help does
+valname() {	# WANT ARGS...
+	local want=$1
+	shift
+	"$B" "$@" >/dev/null 2>"$tmp/err"
+	if grep -q -- "$want" "$tmp/err"; then ok "btfids $(echo "$*" | sed "s|$tmp/||g"): '$want'"; else
+		bad "$*: no '$want' in: $(head -1 "$tmp/err")"; fi
+}
+valname "option --kernel needs a RELEASE" "$tmp/text" --kernel
+valname "option --btf needs a FILE" "$tmp/text" --btf
+valname "option --patch_btfids needs a BLOB" "$tmp/text" --patch_btfids
+valname "option --kernel needs a RELEASE" models --all "$tmp/text" --kernel
+valname "option --arch needs a NAME" models --all "$tmp/text" --arch
+
+# --distill_base in the 6.x flow: said, once, and the module as before
+m=$K/amd64-6.12/modules/tcp_bbr.ko
+if [ -f "$m" ]; then
+	cp "$m" "$tmp/a.ko" && cp "$m" "$tmp/b.ko"
+	"$B" --distill_base -b "$K/amd64-6.12/vmlinux" "$tmp/a.ko" "$tmp/b.ko" 2>"$tmp/err"; rc=$?
+	if [ $rc = 0 ] && [ "$(grep -c -- '--distill_base ignored: the 6.x flow' "$tmp/err")" = 1 ] &&
+	   cmp -s "$tmp/a.ko" "$m" && ! ls "$tmp"/a.ko.BTF* >/dev/null 2>&1; then
+		ok "--distill_base in the 6.x flow: said once ($(head -1 "$tmp/err" | sed "s|$tmp/||"))"
+	else
+		bad "--distill_base in the 6.x flow: exit $rc, $(grep -c . "$tmp/err") lines: $(head -1 "$tmp/err")"
+	fi
+else
+	echo "cli: --distill_base in the 6.x flow skipped (no Debian 6.12 module in $K: $R/fetch-kernels)"
+fi
+
+echo "cli: $passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# debug-boots.sh - the patched 7.3 kernel as kernel developers test it: the
+# debug tree of kernel/build-tree --debug (the distribution-like config and
+# KASAN, lockdep with PROVE_RCU, DEBUG_ATOMIC_SLEEP, list and object
+# debugging) runs the shared-image proof and the stress (tests/boot-share.sh,
+# --stress with 2 rounds a mode) and upstream's selftests
+# (tests/selftests-boot.sh).
+# Any KASAN report, lockdep or RCU splat or WARN fails them (they count the
+# kernel's splats). Not part of make check: the debug tree is one more
+# kernel build (about 25 minutes on 2 cores) and its boots run 3 to 5
+# times slower under TCG; README (The kernel side) has its last result.
+#
+#   BTFIDS_KBUILD_DEBUG    the debug tree's folder (default ~/.cache/btfids/kbuild-debug)
+#   BTFIDS_BOOT_TIMEOUT    seconds for each qemu run (default 5400)
+# Ends with "debug-boots: N passed, N failed" or "debug-boots: skipped (<why>)".
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+DBG=${BTFIDS_KBUILD_DEBUG:-${XDG_CACHE_HOME:-$HOME/.cache}/btfids/kbuild-debug}
+export BTFIDS_KBUILD_PATCHED=$DBG
+export BTFIDS_BOOT_TIMEOUT=${BTFIDS_BOOT_TIMEOUT:-5400}
+# the selftests' own cache: test_progs and bpf_testmod of this tree
+export BTFIDS_SELFTESTS_CACHE=${BTFIDS_SELFTESTS_CACHE:-$DBG/selftests-7.3}
+
+[ -f "$DBG/linux-source-7.3/arch/x86/boot/bzImage" ] ||
+	{ echo "debug-boots: skipped (no debug tree in $DBG: kernel/build-tree --debug)"; exit 0; }
+grep -q '^CONFIG_KASAN=y' "$DBG/linux-source-7.3/.config" ||
+	{ echo "debug-boots: skipped ($DBG is not the debug tree: no CONFIG_KASAN)"; exit 0; }
+
+passed=0 failed=0
+export BTFIDS_STRESS_ROUNDS=${BTFIDS_STRESS_ROUNDS:-2}
+export BTFIDS_STRESS_OFF_ROUNDS=${BTFIDS_STRESS_OFF_ROUNDS:-1}
+for run in boot-share "boot-share --stress" selftests-boot; do
+	read -r s args <<< "$run"
+	# shellcheck disable=SC2086 # args: words
+	out=$("$here/$s.sh" $args 2>&1)
+	echo "$out"
+	line=$(echo "$out" | grep -E "^$s: ([0-9]+ passed|skipped)" | tail -1)
+	case $line in
+	*skipped*) failed=$((failed + 1)); echo "  FAIL: $run skipped on the debug tree: $line" ;;
+	*" 0 failed") passed=$((passed + 1)) ;;
+	*) failed=$((failed + 1)) ;;
+	esac
+done
+echo "debug-boots: $(date -u +%Y-%m-%d), $(grep -m1 -o 'CONFIG_KASAN=y' "$DBG/linux-source-7.3/.config") $(grep -c '^CONFIG_PROVE_\(LOCKING\|RCU\)=y' "$DBG/linux-source-7.3/.config") prove options"
+echo "debug-boots: $passed passed, $failed failed"
+[ "$failed" = 0 ]
