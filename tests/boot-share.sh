@@ -26,8 +26,10 @@
 #
 #   BTFIDS_KBUILD_PATCHED  the patched tree's folder (kernel/build-tree)
 #   BTFIDS_BOOT_TIMEOUT    seconds for the qemu run (default 600; --stress:
-#                          300 + 480 a round of either mode)
-#   BTFIDS_STRESS_ROUNDS   --stress: rounds with sharing on (default 4; make check 2)
+#                          300 + 720 a round of either mode)
+#   BTFIDS_STRESS_ROUNDS   --stress: rounds with sharing on (default 4; make check 1)
+#   BTFIDS_STRESS_FIRST    --stress: sharing on's first round (default 0, every
+#                          function; make check 1, a half: share_stress.c)
 #   BTFIDS_STRESS_MODE     --stress: on or off, that mode only (default both)
 #   BTFIDS_STRESS_OFF_ROUNDS --stress: rounds with sharing off (default as
 #                          many; they start at the halves: share_stress.c)
@@ -49,7 +51,7 @@ OFF_ROUNDS=${BTFIDS_STRESS_OFF_ROUNDS:-$ROUNDS}
 LIBBPF=$top/build/libbpf
 bench= stress=
 [ "${1:-}" = --bench ] && bench=1
-[ "${1:-}" = --stress ] && { stress=1; TIMEOUT=${BTFIDS_BOOT_TIMEOUT:-$((300 + 480 * (ROUNDS + OFF_ROUNDS)))}; }
+[ "${1:-}" = --stress ] && { stress=1; TIMEOUT=${BTFIDS_BOOT_TIMEOUT:-$((300 + 720 * (ROUNDS + OFF_ROUNDS)))}; }
 
 boot_require
 [ -f "$LIBBPF/libbpf.a" ] || skip "no $LIBBPF/libbpf.a (the kernel's libbpf 1.8): run make"
@@ -188,7 +190,7 @@ gic=$(boot_gic "$T") || { bad "no gen_init_cpio in $T"; finish; }
 extra=()
 [ -n "$bench" ] && { touch "$tmp/empty"; extra=("/share-bench=$tmp/empty"); }
 [ -f "$tmp/btfids_klp.ko" ] && extra=("/btfids_klp.ko=$tmp/btfids_klp.ko")
-[ -n "$stress" ] && { echo "$ROUNDS ${BTFIDS_STRESS_MODE:-both} $OFF_ROUNDS" >"$tmp/rounds"; extra=("/share-stress=$tmp/rounds"); }
+[ -n "$stress" ] && { echo "$ROUNDS ${BTFIDS_STRESS_MODE:-both} $OFF_ROUNDS ${BTFIDS_STRESS_FIRST:-0}" >"$tmp/rounds"; extra=("/share-stress=$tmp/rounds"); }
 boot_cpio "$gic" "/init=$tmp/init" "/ids.bpf.o=$tmp/ids.bpf.o" "/share.bpf.o=$tmp/share.bpf.o" \
 	"/funcs.txt=$tmp/funcs.txt" "${extra[@]}" >"$tmp/initrd.cpio" || { bad "gen_init_cpio"; finish; }
 

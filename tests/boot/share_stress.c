@@ -231,31 +231,34 @@ static int round_one(struct share_ctx *c, int r, const char *mode, struct load *
 }
 
 /*
- * /share-stress: "<rounds> [on|off|both] [<off rounds>]": the rounds with
- * sharing on (else STRESS_ROUNDS), the one mode to run (else both), the
- * rounds with sharing off (else as many). Whether @mode runs; its rounds
- * into @rounds, the index of its first into @first: sharing off starts at
- * round 1, the halves (pick()): a round over every function, detached
- * with mainline's per-function images, keeps the test's task in one
- * close() past RCU Tasks' 10-minute stall timeout under TCG (round 0's
- * fentry detach: 22,819 images rebuilt while fexit and kprobe_multi trace
- * every call of it), a warning of the emulator's speed, not of the kernel
- * (rounds 3 and 4 of a longer run take every function again).
+ * /share-stress: "<rounds> [on|off|both] [<off rounds>] [<first>]": the
+ * rounds with sharing on (else STRESS_ROUNDS), the one mode to run (else
+ * both), the rounds with sharing off (else as many), the index of sharing
+ * on's first round (else 0: every function; make check takes 1, a half,
+ * for CI's time). Whether @mode runs; its rounds into @rounds, the index
+ * of its first into @first: sharing off starts at round 1 at least, the
+ * halves (pick()): a round over every function, detached with mainline's
+ * per-function images, keeps the test's task in one close() past RCU
+ * Tasks' 10-minute stall timeout under TCG (round 0's fentry detach:
+ * 22,819 images rebuilt while fexit and kprobe_multi trace every call of
+ * it), a warning of the emulator's speed, not of the kernel (rounds 3 and
+ * 4 of a longer run take every function again).
  */
 static bool stress_wants(int mode, int *rounds, int *first)
 {
 	FILE *f = fopen("/share-stress", "r");
 	char only[8] = "";
-	int n = 0, off = 0;
+	int n = 0, off = 0, from = 0;
 
 	if (f) {
-		if (fscanf(f, "%d %7s %d", &n, only, &off) < 1)
+		if (fscanf(f, "%d %7s %d %d", &n, only, &off, &from) < 1)
 			n = 0;
 		fclose(f);
 	}
 	n = n > 0 ? n : STRESS_ROUNDS;
+	from = from > 0 ? from : 0;
 	*rounds = mode || off <= 0 ? n : off;
-	*first = mode ? 0 : 1;
+	*first = mode ? from : (from > 1 ? from : 1);
 	return !only[0] || !strcmp(only, "both") || !strcmp(only, mode ? "on" : "off");
 }
 
