@@ -40,13 +40,14 @@
 #include "btfids/lookup.h"
 #include "btfids/tramp2.h"
 #include "btfids/tramp_class.h"
+#include "btfids/verdict.h"
 #include "btfids/tramp_fill.h"
 
 void btfids_models_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: btfids models --all [--arch NAME] [--kernel RELEASE] [-b BASE]\n"
-		"                     [--func PATTERN] [-v] FILE\n"
+		"                     [--func PATTERN] [--verdicts] [-v] FILE\n"
 		"       btfids models [-b BASE] [--func PATTERN] ELF\n"
 		"       btfids models [--btf BTF] [--func PATTERN] VMLINUX | --btf BTF FILE.BTF_tramp\n\n"
 		"Print BPF trampoline function models as JSON Lines, by BTF ID.\n\n"
@@ -62,6 +63,9 @@ void btfids_models_usage(FILE *f)
 		"                        for a raw FILE.BTF_tramp\n"
 		"  -f, --func PATTERN    only the functions whose name matches PATTERN (a shell\n"
 		"                        glob: bpf_iter_*, vfs_read)\n"
+		"      --verdicts        with --all on a vmlinux: each function's attach verdicts\n"
+		"                        (fentry, fexit, fmod_ret: taken, or refused with the\n"
+		"                        kernel's reason, errno and step; x86_64)\n"
 		"  -v, --verbose         say on stderr which architecture's and kernel's rules\n"
 		"                        --all used, and where the release came from\n"
 		"  -h, --help            this help\n\n"
@@ -79,6 +83,7 @@ struct models_opts {
 	const char *btf;	/* --btf */
 	const char *func;	/* --func */
 	bool all;
+	bool verdicts;		/* --verdicts */
 	int verbose;
 	struct btfids_report rep;
 };
@@ -145,11 +150,41 @@ static void btf_fail(const char *path, int err, bool based, struct btfids_report
 		   based ? "" : " (a module's BTF is split: name its base with -b vmlinux)");
 }
 
+/*
+ * The verdicts of an ELF's functions need its symbols while the lines are
+ * written: the ELF stays open that long (@e->elf NULL when FILE is raw BTF).
+ */
+static int models_elf(struct models_opts *o, const char *path, struct btfids_elf *e,
+		      struct btfids_tramp_rules *ru, unsigned int *kernel, char *from,
+		      size_t len, bool *own_base, struct btfids_attach_info **ai)
+{
+	struct btfids_report *r = &o->rep;
+	int err;
+
+	if (btfids_elf_open(e, path, false, r))
+		return -EINVAL;
+	/* a vmlinux's BTF is its own, and so is -b's when it names FILE */
+	*own_base = o->base && (e->type != ET_REL || btfids_same_file(o->base, path));
+	/* the rules of the kernel the ELF was built from, unless --kernel says */
+	err = *kernel ? 0 : elf_kernel(e, kernel, from, len, r);
+	if (!err)
+		err = btfids_tramp_rules_of_elf(ru, e, *kernel, r);
+	/* verdicts for a vmlinux only: a module's functions are another story */
+	if (!err && o->verdicts && e->type != ET_REL) {
+		err = btfids_attach_info_read(e, *kernel, ai, r);
+		err = err > 0 ? 0 : err;
+	}
+	return err;
+}
+
 static int models_all(struct models_opts *o, const char *path)
 {
 	struct btfids_report *r = &o->rep;
 	int kind = readable(path, NULL, r), err;
+	struct btfids_verdict v[BTFIDS_NR_ATTACH];
+	struct btfids_attach_info *ai = NULL;
 	struct btfids_tramp_rules ru = {};
+	struct btfids_elf e = { .fd = -1 };
 	struct btf *base = NULL, *btf;
 	unsigned int kernel = o->kernel;
 	uint32_t id, first = 1, n;
@@ -159,19 +194,12 @@ static int models_all(struct models_opts *o, const char *path)
 	char from[160] = "";
 
 	if (kind == BTFIDS_FILE_ELF) {
-		struct btfids_elf e;
-
-		if (btfids_elf_open(&e, path, false, r))
-			return -EINVAL;
-		/* a vmlinux's BTF is its own, and so is -b's when it names FILE */
-		own_base = o->base && (e.type != ET_REL || btfids_same_file(o->base, path));
-		/* the rules of the kernel the ELF was built from, unless --kernel says */
-		err = kernel ? 0 : elf_kernel(&e, &kernel, from, sizeof(from), r);
-		if (!err)
-			err = btfids_tramp_rules_of_elf(&ru, &e, kernel, r);
-		btfids_elf_close(&e);
-		if (err)
+		err = models_elf(o, path, &e, &ru, &kernel, from, sizeof(from), &own_base, &ai);
+		if (err) {
+			if (e.elf)
+				btfids_elf_close(&e);
 			return err;
+		}
 	} else if (kind < 0) {
 		return kind;
 	} else if (kind == BTFIDS_FILE_OTHER) {
@@ -184,10 +212,11 @@ static int models_all(struct models_opts *o, const char *path)
 	if (o->arch)
 		btfids_arch_from_name(o->arch, &ru.a);	/* checked by do_models() */
 	ru.a.kernel = kernel;
+	err = 0;
 	if (o->base && !own_base) {
 		if (btfids_btf_load_base(o->base, &base, r)) {
-			btfids_tramp_rules_free(&ru);
-			return -EINVAL;
+			err = -EINVAL;
+			goto out;
 		}
 		first = btf__type_cnt(base);
 	}
@@ -196,25 +225,31 @@ static int models_all(struct models_opts *o, const char *path)
 	if (!btf) {
 		err = errno ? -errno : -EINVAL;
 		btf_fail(path, err, base, r);
-		btf__free(base);
-		btfids_tramp_rules_free(&ru);
-		return err;
+		goto out;
 	}
 	say_rules(o, path, &ru, from, own_base);
 	btfids_json_init(&j, stdout);
 	n = btf__type_cnt(btf);
 	for (id = first; id < n; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
+		const char *name = btf__name_by_offset(btf, t->name_off);
 
-		if (!btf_is_func(t) || !btfids_models_wanted(o->func, btf__name_by_offset(btf, t->name_off)))
+		if (!btf_is_func(t) || !btfids_models_wanted(o->func, name))
 			continue;
 		btfids_tramp_model(&ru, btf, id, &m);
-		btfids_tramp_class_print(&j, btf__name_by_offset(btf, t->name_off), id, -1, &m);
+		if (ai)
+			btfids_verdicts(ai, name, id, &m, v);
+		btfids_tramp_class_print_verdicts(&j, name, id, -1, &m, ai ? v : NULL);
 	}
-	btfids_tramp_rules_free(&ru);
 	btf__free(btf);
+	err = fflush(stdout) ? -EIO : 0;
+out:
+	btfids_attach_info_free(ai);
+	btfids_tramp_rules_free(&ru);
 	btf__free(base);
-	return fflush(stdout) ? -EIO : 0;
+	if (e.elf)
+		btfids_elf_close(&e);
+	return err;
 }
 
 /* v1 sets (tramp.c) or a v2 table (tramp2.c), in an ELF or a raw file */
@@ -259,6 +294,7 @@ static const struct option long_opts[] = {
 	{ "kernel", required_argument, NULL, 'K' },
 	{ "func", required_argument, NULL, 'f' },
 	{ "verbose", no_argument, NULL, 'v' },
+	{ "verdicts", no_argument, NULL, 'V' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -303,6 +339,9 @@ static int parse_args(int argc, char **argv, struct models_opts *o)
 		case 'v':
 			o->verbose++;
 			break;
+		case 'V':
+			o->verdicts = true;
+			break;
 		case 'h':
 			btfids_models_usage(stdout);
 			return BTFIDS_EXIT_OK;
@@ -324,6 +363,8 @@ static int parse_args(int argc, char **argv, struct models_opts *o)
 	if (o->kernel_str && btfids_kernel_from_str(o->kernel_str, &o->kernel))
 		return usage_err("--kernel %s: not a kernel release (--kernel takes a version: 6.12, 7.3)",
 				 o->kernel_str);
+	if (o->verdicts && !o->all)
+		return usage_err("%s", "--verdicts only with --all (stored tables hold models, not verdicts)");
 	if (o->btf && o->all)
 		return usage_err("%s", "--btf names a stored v2 table's functions; --all reads FILE's own BTF");
 	return -1;

@@ -59,8 +59,35 @@ static void print_loc(struct btfids_json *j, const struct btfids_fmodel *m)
 	btfids_json_end_array(j);
 }
 
+static void print_verdicts(struct btfids_json *j, const struct btfids_verdict *v)
+{
+	int a;
+
+	btfids_json_name(j, "verdicts");
+	btfids_json_start_object(j);
+	for (a = 0; a < BTFIDS_NR_ATTACH; a++) {
+		btfids_json_name(j, btfids_attach_str(a));
+		btfids_json_start_object(j);
+		btfids_json_bool_field(j, "taken", v[a].refusal == BTFIDS_TAKEN);
+		if (v[a].refusal != BTFIDS_TAKEN) {
+			btfids_json_string_field(j, "reason", btfids_verdict_str(&v[a]));
+			btfids_json_string_field(j, "errno", btfids_errno_str(v[a].err));
+			btfids_json_string_field(j, "step", btfids_step_str(v[a].step));
+		}
+		btfids_json_end_object(j);
+	}
+	btfids_json_end_object(j);
+}
+
 void btfids_tramp_class_print(struct btfids_json *j, const char *name, uint32_t id,
 			      long cls, const struct btfids_fmodel *m)
+{
+	btfids_tramp_class_print_verdicts(j, name, id, cls, m, NULL);
+}
+
+void btfids_tramp_class_print_verdicts(struct btfids_json *j, const char *name, uint32_t id,
+				       long cls, const struct btfids_fmodel *m,
+				       const struct btfids_verdict *v)
 {
 	bool ok = m->reason == BTF_TRAMP_OK;
 
@@ -82,6 +109,8 @@ void btfids_tramp_class_print(struct btfids_json *j, const char *name, uint32_t 
 	}
 	if (ok)
 		print_loc(j, m);
+	if (v)
+		print_verdicts(j, v);
 	btfids_json_end_object(j);
 	btfids_json_newline(j);
 }

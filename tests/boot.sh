@@ -96,13 +96,14 @@ fi
 
 # btfids' models of every FUNC of that vmlinux by the rules of kernel V, as
 # lines /init reads
-if ! "$B" models --all --kernel "$V" "$vmlinux" >"$tmp/models.jsonl" 2>"$tmp/err"; then
+if ! "$B" models --all --verdicts --kernel "$V" "$vmlinux" >"$tmp/models.jsonl" 2>"$tmp/err"; then
 	echo "boot: $V FAILED (btfids models --all: $(tail -1 "$tmp/err"))"
 	failed=1; finish
 fi
-# (models.txt: the refused ones, those with an arg over 8 bytes or a struct
-# or union by value, or more than 6 slots, and every SAMPLE-th of the rest;
-# args.txt: the functions of the args check)
+# (models.txt: the refused ones, by the model or by the fentry verdict,
+# those with an arg over 8 bytes or a struct or union by value, or more
+# than 6 slots, and every SAMPLE-th of the rest; args.txt: the functions of
+# the args check)
 python3 - "$tmp" "$SAMPLE" "$MAX" <<'EOF'
 import json, random, sys
 d, k = sys.argv[1], int(sys.argv[2])
@@ -110,11 +111,13 @@ lst = lambda a: ",".join(map(str, a)) if a else "-"
 picked, args = [], open(d + "/args.txt", "w")
 for i, line in enumerate(open(d + "/models.jsonl")):
     m = json.loads(line)
-    text = "%d %s %d %s %d %d %s %s\n" % (m["id"], m["name"], m["attachable"],
+    v = m["verdicts"]["fentry"]
+    text = "%d %s %d %s %d %d %s %s %s %s %s\n" % (m["id"], m["name"], m["attachable"],
         m.get("reason", "-"), m.get("nr_args", -1), m.get("slots", 0),
-        lst(m.get("arg_size")), lst(m.get("arg_flags")))
+        lst(m.get("arg_size")), lst(m.get("arg_flags")),
+        "taken" if v["taken"] else v["reason"], v.get("errno", "-"), v.get("step", "-"))
     # every function the rules treat specially, and every k-th of the rest
-    special = (not m["attachable"] or m.get("slots", 0) > 6 or
+    special = (not m["attachable"] or not v["taken"] or m.get("slots", 0) > 6 or
                any(f & 1 or sz > 8 for f, sz in zip(m.get("arg_flags", []), m.get("arg_size", []))))
     if special or i % k == 0:
         picked.append(text)
@@ -181,10 +184,11 @@ fi
 mline=$(grep -E "^boot: $rel models: [0-9]+ tried" "$tmp/log")
 mt=$(echo "$mline" | sed -nE 's/.* ([0-9]+) tried.*/\1/p')
 md=$(echo "$mline" | sed -nE 's/.* ([0-9]+) differ.*/\1/p')
-if [ -n "$mt" ] && [ "$md" = 0 ] && [ "$mt" -ge "$MIN" ]; then
-	ok "$rel: the kernel agrees with every model it can judge ($mt tried)"
+mo=$(echo "$mline" | sed -nE 's/.* ([0-9]+) outside the model.*/\1/p')
+if [ -n "$mt" ] && [ "$md" = 0 ] && [ "$mo" = 0 ] && [ "$mt" -ge "$MIN" ]; then
+	ok "$rel: the kernel agrees with every model and fentry verdict ($mt tried, 0 outside the model)"
 else
-	bad "$rel: models: ${mline:-no result} (want 0 differ, at least $MIN tried)"
+	bad "$rel: models: ${mline:-no result} (want 0 differ, 0 outside the model, at least $MIN tried)"
 fi
 if grep -q "^boot: $rel args ok" "$tmp/log"; then
 	ok "$rel: argument values are in the models' ctx slots"

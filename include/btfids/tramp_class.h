@@ -21,6 +21,7 @@
 #include "btfids/fmodel.h"
 #include "btfids/json.h"
 #include "btfids/tramp.h"
+#include "btfids/verdict.h"
 
 /*
  * Model @m as a struct btf_tramp_class at @c (every byte set: unused
@@ -37,6 +38,16 @@ void btfids_tramp_get_class(const struct btf_tramp_class *c, struct btfids_fmode
  */
 void btfids_tramp_class_print(struct btfids_json *j, const char *name, uint32_t id,
 			      long cls, const struct btfids_fmodel *m);
+
+/*
+ * The same line with, last, "verdicts" when @v is not NULL: an object of
+ * one member per attach type (verdict.h; "fentry", "fexit", "fmod_ret"),
+ * each {"taken": true} or {"taken": false, "reason": R, "errno": E,
+ * "step": "load"|"attach"}, R a verdict.h name or the model's reason.
+ */
+void btfids_tramp_class_print_verdicts(struct btfids_json *j, const char *name, uint32_t id,
+				       long cls, const struct btfids_fmodel *m,
+				       const struct btfids_verdict *v);
 
 /*
  * models --func: whether function @name is printed: @pattern NULL (all),

@@ -21,6 +21,10 @@ struct boot_model {
 	int slots;
 	uint8_t size[BOOT_MAX_ARGS];
 	uint8_t flags[BOOT_MAX_ARGS];
+	/* btfids' fentry verdict: "taken", or its reason, errno and step */
+	char verdict[24];
+	char verr[12];		/* "EINVAL"...; "-" when taken */
+	char vstep[8];		/* "load", "attach"; "-" when taken */
 };
 
 #define FMODEL_STRUCT_ARG	1

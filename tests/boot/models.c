@@ -5,14 +5,14 @@
  * boot_models(): for each function of /models.txt, a fentry program is
  * loaded on its BTF ID (it reads every ctx slot the model gives that the
  * verifier lets a program read for its type) and attached. The kernel's
- * verdict is "attached", or a refusal we name from the verifier log (the
- * btf_distill_func_proto() messages) or from the attach errno (ENOTSUPP:
- * the arch trampoline's refusal); it must equal btfids' "attachable" or
- * "reason". For an attached function a second program reads ctx[slots],
- * one slot past the model's last: the verifier must refuse it as past the
- * last argument. Refusals the model does not describe (no kallsyms
- * address, the deny list, a function ftrace cannot patch) are counted
- * apart, by the kernel's error.
+ * verdict is "taken", or a refusal named from the verifier log and the
+ * errno of the step that refused (load or attach); it must equal btfids'
+ * fentry verdict (`btfids models --all --verdicts`: reason, errno, step).
+ * For an attached function a second program reads ctx[slots], one slot
+ * past the model's last: the verifier must refuse it as past the last
+ * argument. A refusal the kernel gives in words or with an errno no
+ * verdict names is "outside the model", counted apart by the kernel's
+ * error.
  *
  * boot_args(): fentry on functions reached from syscalls with known
  * arguments; each value must be in the ctx slot the model places it.
@@ -51,15 +51,16 @@ static int parse_list(const char *s, uint8_t *v, int n)
 
 /*
  * /models.txt, one function a line: "id name attachable reason nr_args
- * slots sizes flags" (reason "-" when attachable; nr_args -1 when not
- * distilled; lists comma-separated, "-" when empty). Every line must name
+ * slots sizes flags verdict errno step" (reason "-" when attachable;
+ * nr_args -1 when not distilled; lists comma-separated, "-" when empty;
+ * the fentry verdict's errno and step "-" when taken). Every line must name
  * the guest's own FUNC of that ID, or the file is for another build.
  */
 int boot_models_read(const char *path, const struct btf *vmlinux, struct boot_model **out)
 {
 	char line[512], sizes[64], flags[64];
 	struct boot_model *m = NULL, *x;
-	int n = 0, cap = 0, att, err = 0;
+	int n = 0, cap = 0, att, err = 0, k;
 	const struct btf_type *t;
 	FILE *f = fopen(path, "r");
 
@@ -74,8 +75,10 @@ int boot_models_read(const char *path, const struct btf *vmlinux, struct boot_mo
 		m = x;
 		x = &m[n];
 		memset(x, 0, sizeof(*x));
-		if (sscanf(line, "%u %127s %d %23s %d %d %63s %63s", &x->id, x->name, &att,
-			   x->reason, &x->nr_args, &x->slots, sizes, flags) != 8 ||
+		k = sscanf(line, "%u %127s %d %23s %d %d %63s %63s %23s %11s %7s", &x->id, x->name,
+			   &att, x->reason, &x->nr_args, &x->slots, sizes, flags, x->verdict,
+			   x->verr, x->vstep);
+		if (k != 11 ||
 		    x->nr_args > BOOT_MAX_ARGS ||
 		    parse_list(sizes, x->size, x->nr_args > 0 ? x->nr_args : 0) ||
 		    parse_list(flags, x->flags, x->nr_args > 0 ? x->nr_args : 0)) {
@@ -162,19 +165,28 @@ static int read_args_prog(const struct btf *btf, const struct boot_model *m, int
 	return n;
 }
 
-/* what the kernel said; reason is btfids' name for a refusal the model covers */
+/* what the kernel said, named as btfids names its verdicts */
 struct verdict {
-	const char *reason;	/* "-": attached; NULL: outside the model */
+	const char *reason;	/* "taken", a verdict's reason; NULL: outside */
+	const char *err;	/* "EINVAL"...; "-" when taken */
+	const char *step;	/* "load", "attach"; "-" when taken */
 	char outside[48];	/* the kernel's error, when outside */
 	char detail[160];
 };
+
+static void said(struct verdict *v, const char *reason, const char *err, const char *step)
+{
+	v->reason = reason;
+	v->err = err;
+	v->step = step;
+}
 
 /* name a failed load by the verifier's words (btf_distill_func_proto(), check_attach_btf_id()) */
 static void load_refusal(int err, struct verdict *v)
 {
 	static const struct {
 		const char *words, *reason;
-	} said[] = {		/* in this order: "return type" before "type" */
+	} distill[] = {		/* in this order: "return type" before "type" */
 		{ "arguments. Too many.", "too-many-args" },
 		{ "return type", "ret-unsupported" },
 		{ "with variable args is unsupported", "variadic" },
@@ -186,33 +198,50 @@ static void load_refusal(int err, struct verdict *v)
 
 	snprintf(v->detail, sizeof(v->detail), "load: %s: %s", strerror(-err), l);
 	if (err == -ENOENT && strstr(l, "cannot be found")) {
-		snprintf(v->outside, sizeof(v->outside), "no kallsyms address");
+		said(v, "no-address", "ENOENT", "load");
 		return;
 	}
-	if (err == -EINVAL && !l[0]) {
-		/* check_attach_btf_id(): btf_id_deny refuses without a word */
-		snprintf(v->outside, sizeof(v->outside), "deny list (EINVAL, no log)");
+	if (err == -EOPNOTSUPP && strstr(l, ">8 byte return value")) {
+		said(v, "ret-over-8", "EOPNOTSUPP", "load");
 		return;
 	}
-	if (err == -EINVAL && strstr(l, "Attaching tracing programs to function '") &&
-	    strstr(l, "' is rejected.")) {
-		/*
-		 * 7.x logs its btf_id_deny refusal: a .BTF_ids set, not a
-		 * model; SMP adds migrate_{disable,enable}, PREEMPT_RCU
-		 * __rcu_read_{lock,unlock} (kernel/bpf/verifier.c)
-		 */
-		snprintf(v->outside, sizeof(v->outside), "deny list (btf_id_deny)");
+	if (err == -EINVAL && strstr(l, "__noreturn")) {
+		said(v, "noreturn", "EINVAL", "load");
 		return;
 	}
-	for (i = 0; err == -EINVAL && i < sizeof(said) / sizeof(said[0]); i++) {
-		if (strstr(l, said[i].words) &&
+	/*
+	 * check_attach_btf_id()'s btf_id_deny refusal: 6.12 says no word,
+	 * 7.x "Attaching tracing programs to function '%s' is rejected."
+	 */
+	if (err == -EINVAL && (!l[0] || (strstr(l, "Attaching tracing programs to function '") &&
+					 strstr(l, "' is rejected.")))) {
+		said(v, "deny", "EINVAL", "load");
+		return;
+	}
+	for (i = 0; err == -EINVAL && i < sizeof(distill) / sizeof(distill[0]); i++) {
+		if (strstr(l, distill[i].words) &&
 		    (strstr(l, "is unsupported") || strstr(l, "Too many") ||
 		     strstr(l, "malformed void"))) {
-			v->reason = said[i].reason;
+			said(v, distill[i].reason, "EINVAL", "load");
 			return;
 		}
 	}
-	v->reason = "refused-other";	/* never a model reason: counts as differing */
+	snprintf(v->outside, sizeof(v->outside), "load %s: %.30s", strerror(-err), l);
+}
+
+/* name a failed attach by its errno (bpf_trampoline_update(), register_fentry()) */
+static void attach_refusal(int err, const struct boot_model *m, struct verdict *v)
+{
+	snprintf(v->detail, sizeof(v->detail), "attach: %s (%d)", strerror(err), err);
+	if (err == ENOTSUPP)	/* arch_prepare_bpf_trampoline(): the arch's model reason */
+		said(v, m->attachable ? "arch-refused" : m->reason, "ENOTSUPP", "attach");
+	else if (err == EBUSY)	/* bpf_arch_text_poke(): not a 5-byte nop, no ftrace site */
+		said(v, "no-ftrace-site", "EBUSY", "attach");
+	else if (err == EINVAL)	/* bpf_arch_text_poke(): not kernel text (init text, freed) */
+		said(v, "init-text", "EINVAL", "attach");
+	else
+		snprintf(v->outside, sizeof(v->outside), "attach errno %d (%s)", err,
+			 strerror(err));
 }
 
 static double t_load, t_attach, t_detach, t_beyond;
@@ -239,13 +268,7 @@ static void judge(const struct btf *btf, const struct boot_model *m, struct verd
 		int err = errno;
 
 		close(fd);
-		snprintf(v->detail, sizeof(v->detail), "attach: %s (%d)", strerror(err), err);
-		if (err == ENOTSUPP) {
-			v->reason = "too-many-slots";	/* arch_prepare_bpf_trampoline() */
-			return;
-		}
-		snprintf(v->outside, sizeof(v->outside), "attach errno %d (%s)", err,
-			 err == EBUSY ? "not patchable: no __fentry__" : strerror(err));
+		attach_refusal(err, m, v);
 		return;
 	}
 	/*
@@ -257,7 +280,7 @@ static void judge(const struct btf *btf, const struct boot_model *m, struct verd
 	close(fd);
 	t_detach += now() - t;
 	t = now();
-	v->reason = "-";
+	said(v, "taken", "-", "-");
 	if (m->slots >= BOOT_MAX_ARGS || m->nr_args < 0)
 		return;		/* ctx[12] is refused for any function */
 	/* one slot past the model's args: past the last argument for the kernel too */
@@ -265,11 +288,11 @@ static void judge(const struct btf *btf, const struct boot_model *m, struct verd
 	fd = load_fentry(m->id, insn, n, true);
 	if (fd >= 0) {
 		close(fd);
-		v->reason = "ctx-wider";
+		v->reason = "ctx-wider";	/* never a verdict: counts as differing */
 		snprintf(v->detail, sizeof(v->detail), "the verifier lets ctx[%d] be read",
 			 m->slots);
 	} else if (!strstr(boot_log, "doesn't have")) {
-		v->reason = "ctx-refused-other";
+		v->reason = "ctx-refused-other";	/* likewise */
 		snprintf(v->detail, sizeof(v->detail), "ctx[%d]: %s", m->slots, last_log_line());
 	}
 	t_beyond += now() - t;
@@ -314,9 +337,10 @@ void boot_models(const struct btf *vmlinux, const struct boot_model *m, int n, i
 				out[j].n++;
 			continue;
 		}
-		if (!strcmp(v.reason, "-"))
+		if (!strcmp(v.reason, "taken"))
 			attached++;
-		if (!strcmp(v.reason, m[i].attachable ? "-" : m[i].reason)) {
+		if (!strcmp(v.reason, m[i].verdict) && !strcmp(v.err, m[i].verr) &&
+		    !strcmp(v.step, m[i].vstep)) {
 			agree++;
 			for (j = 0; j < nref && strcmp(ref[j].what, v.reason); j++)
 				;
@@ -327,9 +351,9 @@ void boot_models(const struct btf *vmlinux, const struct boot_model *m, int n, i
 			continue;
 		}
 		snprintf(diffs[differ++], sizeof(diffs[0]),
-			 "%s (id %u): btfids %s, kernel %s (%s)", m[i].name, m[i].id,
-			 m[i].attachable ? "attachable" : m[i].reason,
-			 strcmp(v.reason, "-") ? v.reason : "attaches", v.detail);
+			 "%s (id %u): btfids %s %s %s, kernel %s %s %s (%s)", m[i].name, m[i].id,
+			 m[i].verdict, m[i].verr, m[i].vstep, v.reason, v.err ? v.err : "",
+			 v.step ? v.step : "", v.detail);
 	}
 	say("models: %d tried, %d agree, %d differ, %d outside the model", i, agree, differ,
 	    outside);
@@ -338,8 +362,7 @@ void boot_models(const struct btf *vmlinux, const struct boot_model *m, int n, i
 	say("models: seconds: load %.1f, attach %.1f, close %.1f, ctx past the args %.1f",
 	    t_load, t_attach, t_detach, t_beyond);
 	for (j = 0; j < nref; j++)
-		say("models: agree: %s: %d", strcmp(ref[j].what, "-") ? ref[j].what : "attached",
-		    ref[j].n);
+		say("models: agree: %s: %d", ref[j].what, ref[j].n);
 	for (j = 0; j < nout; j++)
 		say("models: outside: %s: %d (e.g. %s)", out[j].what, out[j].n, out[j].example);
 	for (i = 0; i < differ; i++)

@@ -1,0 +1,521 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * verdict.c - per-function attach verdicts (verdict.h): what one fentry,
+ * fexit or fmod_ret program on a vmlinux function meets in the kernel the
+ * ELF is, step by step, from what the ELF holds: its symbol table (the
+ * kernel's kallsyms), its ftrace sites, its error-injection list, its init
+ * text bounds and the resolved .BTF_ids sets the verifier consults.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "btfids/patch.h"
+#include "btfids/syms.h"
+#include "btfids/verdict.h"
+
+/* A kallsyms symbol: a name at an address in an executable section */
+struct ksym {
+	uint64_t addr;
+	const char *name;
+};
+
+struct btfids_attach_info {
+	unsigned int kernel;
+	struct ksym *by_addr;	/* ascending address, then symbol order */
+	struct ksym *by_name;	/* ascending name, then address */
+	size_t nr_ksyms;
+	uint64_t *sites;	/* ftrace call sites, ascending */
+	size_t nr_sites;
+	uint64_t *ei;		/* starts of the error-injectable functions, ascending */
+	size_t nr_ei;
+	uint64_t init_begin, init_end;	/* __init_begin, __init_end: freed after boot */
+	uint64_t stext, etext;		/* _stext, _etext: is_kernel_text() */
+	uint32_t *deny, *noreturn, *fmodret;	/* sorted BTF IDs */
+	size_t nr_deny, nr_noreturn, nr_fmodret;
+};
+
+/* kfunc sets registered with register_btf_fmodret_id_set() (7.3: net/bpf/test_run.c, net/mptcp/bpf.c) */
+static const char *const fmodret_sets[] = {
+	"bpf_test_modify_return_ids",
+	"bpf_mptcp_fmodret_ids",
+};
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_addr(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Whether section @shndx of @e holds code (SHF_EXECINSTR) */
+static bool exec_section(const struct btfids_elf *e, size_t shndx)
+{
+	Elf_Scn *scn = elf_getscn(e->elf, shndx);
+	GElf_Shdr sh;
+
+	return scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR) &&
+	       sh.sh_type == SHT_PROGBITS;
+}
+
+/*
+ * The value of symbol @name anywhere in the table (linker-script symbols
+ * such as __start_mcount_loc are global, _sinittext too), or 0.
+ */
+static uint64_t sym_value(const struct btfids_elf *e, const char *name)
+{
+	const char *n;
+	GElf_Sym sym;
+	size_t i, shndx;
+
+	for (i = 1; i < e->nr_syms; i++)
+		if (!btfids_elf_sym(e, i, &sym, &shndx, &n) && shndx != SHN_UNDEF &&
+		    !strcmp(n, name))
+			return sym.st_value;
+	return 0;
+}
+
+/* Every text symbol kallsyms would hold, both ways sorted */
+static int read_ksyms(const struct btfids_elf *e, struct btfids_attach_info *ai)
+{
+	bool *exec = NULL;
+	size_t i, shndx, nsec = 0, n = 0;
+	const char *name;
+	GElf_Sym sym;
+
+	if (elf_getshdrnum(e->elf, &nsec) || !(exec = calloc(nsec + 1, sizeof(*exec))))
+		return -ENOMEM;
+	for (i = 1; i < nsec; i++)
+		exec[i] = exec_section(e, i);
+	ai->by_addr = calloc(e->nr_syms, sizeof(*ai->by_addr));
+	if (!ai->by_addr) {
+		free(exec);
+		return -ENOMEM;
+	}
+	for (i = 1; i < e->nr_syms; i++) {
+		if (btfids_elf_sym(e, i, &sym, &shndx, &name) || shndx == SHN_UNDEF ||
+		    shndx >= nsec || !exec[shndx] || !name[0] ||
+		    GELF_ST_TYPE(sym.st_info) == STT_SECTION ||
+		    GELF_ST_TYPE(sym.st_info) == STT_FILE || !strncmp(name, ".L", 2))
+			continue;
+		ai->by_addr[n].addr = sym.st_value;
+		ai->by_addr[n++].name = name;
+	}
+	free(exec);
+	ai->nr_ksyms = n;
+	ai->by_name = malloc((n ? n : 1) * sizeof(*ai->by_name));
+	if (!ai->by_name)
+		return -ENOMEM;
+	memcpy(ai->by_name, ai->by_addr, n * sizeof(*ai->by_name));
+	qsort(ai->by_addr, n, sizeof(*ai->by_addr), cmp_addr);
+	qsort(ai->by_name, n, sizeof(*ai->by_name), cmp_name);
+	return 0;
+}
+
+/* @len bytes of the section that holds address @addr, into @buf */
+static int read_at(const struct btfids_elf *e, uint64_t addr, void *buf, size_t len)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS || !(sh.sh_flags & SHF_ALLOC))
+			continue;
+		if (addr < sh.sh_addr || addr - sh.sh_addr > sh.sh_size ||
+		    len > sh.sh_size - (addr - sh.sh_addr))
+			continue;
+		if (pread(e->fd, buf, len, sh.sh_offset + (addr - sh.sh_addr)) != (ssize_t)len)
+			return -EIO;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+static uint64_t get_long(const struct btfids_elf *e, const unsigned char *p)
+{
+	bool be = btfids_elf_big_endian(e);
+	uint64_t hi, lo;
+
+	if (e->elf_class == ELFCLASS32)
+		return btfids_get32(p, be);
+	hi = btfids_get32(p + (be ? 0 : 4), be);
+	lo = btfids_get32(p + (be ? 4 : 0), be);
+	return hi << 32 | lo;
+}
+
+/*
+ * The words of the array between symbols @start and @stop, @stride bytes
+ * an element, its first word a long (an address), sorted, into @out.
+ */
+static int read_addrs(const struct btfids_elf *e, const char *start, const char *stop,
+		      size_t stride, uint64_t **out, size_t *nr)
+{
+	uint64_t a = sym_value(e, start), b = sym_value(e, stop);
+	unsigned char *buf;
+	size_t i, n;
+	int err;
+
+	*out = NULL;
+	*nr = 0;
+	if (!a || b < a)
+		return -ENOENT;
+	n = (b - a) / stride;
+	buf = malloc(n * stride + 1);
+	*out = malloc((n ? n : 1) * sizeof(**out));
+	if (!buf || !*out) {
+		free(buf);
+		return -ENOMEM;
+	}
+	err = n ? read_at(e, a, buf, n * stride) : 0;
+	for (i = 0; !err && i < n; i++) {
+		uint64_t v = get_long(e, buf + i * stride);
+
+		if (v)	/* sorttable zeroes the sites outside any function */
+			(*out)[(*nr)++] = v;
+	}
+	free(buf);
+	if (!err)
+		qsort(*out, *nr, sizeof(**out), cmp_u64);
+	return err;
+}
+
+/* The kallsyms symbol whose range holds @addr: the last one at or below it */
+static const struct ksym *ksym_around(const struct btfids_attach_info *ai, uint64_t addr)
+{
+	size_t lo = 0, hi = ai->nr_ksyms;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ai->by_addr[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? &ai->by_addr[lo - 1] : NULL;
+}
+
+/* The first address above @addr that a symbol has (the end of @addr's function) */
+static uint64_t ksym_end(const struct btfids_attach_info *ai, uint64_t addr)
+{
+	const struct ksym *k = ksym_around(ai, addr);
+	const struct ksym *end = ai->by_addr + ai->nr_ksyms;
+
+	while (k && k < end && k->addr <= addr)
+		k++;
+	return k && k < end ? k->addr : UINT64_MAX;
+}
+
+/* Error-injection entries to the starts of their kallsyms functions */
+static int read_ei(const struct btfids_elf *e, struct btfids_attach_info *ai)
+{
+	size_t stride = e->elf_class == ELFCLASS32 ? 8 : 16, i;
+	int err = read_addrs(e, "__start_error_injection_whitelist",
+			     "__stop_error_injection_whitelist", stride, &ai->ei, &ai->nr_ei);
+
+	if (err == -ENOENT)	/* no CONFIG_FUNCTION_ERROR_INJECTION */
+		return 0;
+	for (i = 0; !err && i < ai->nr_ei; i++) {
+		const struct ksym *k = ksym_around(ai, ai->ei[i]);
+
+		ai->ei[i] = k ? k->addr : 0;
+	}
+	if (!err)
+		qsort(ai->ei, ai->nr_ei, sizeof(*ai->ei), cmp_u64);
+	return err;
+}
+
+/* The non-zero IDs of set (or set8) @name into a sorted array */
+static int read_set(const struct btfids_elf *e, const struct btfids_syms *s, const char *name,
+		    uint32_t **out, size_t *nr)
+{
+	bool be = btfids_elf_big_endian(e);
+	size_t i, j;
+
+	for (i = 0; i < s->nr_sets; i++) {
+		const struct btfids_set *set = &s->sets[i];
+		const unsigned char *p = e->ids.data + set->off;
+		bool set8 = set->kind == BTFIDS_SET8;
+		uint32_t *ids;
+
+		if (strcmp(set->name, name))
+			continue;
+		ids = reallocarray(*out, *nr + set->cnt + 1, sizeof(*ids));
+		if (!ids)
+			return -ENOMEM;
+		*out = ids;
+		for (j = 0; j < set->cnt; j++) {
+			uint32_t id = btfids_get32(p + (set8 ? 8 + 8 * j : 4 + 4 * j), be);
+
+			if (id)
+				ids[(*nr)++] = id;
+		}
+	}
+	if (*nr)
+		qsort(*out, *nr, sizeof(**out), cmp_u32);
+	return 0;
+}
+
+static int read_sets(const struct btfids_elf *e, struct btfids_attach_info *ai,
+		     struct btfids_report *r)
+{
+	struct btfids_syms s = {};
+	size_t i;
+	int err = btfids_syms_collect(e, &s, r);
+
+	if (!err)
+		err = read_set(e, &s, "btf_id_deny", &ai->deny, &ai->nr_deny);
+	if (!err)
+		err = read_set(e, &s, "noreturn_deny", &ai->noreturn, &ai->nr_noreturn);
+	for (i = 0; !err && i < sizeof(fmodret_sets) / sizeof(fmodret_sets[0]); i++)
+		err = read_set(e, &s, fmodret_sets[i], &ai->fmodret, &ai->nr_fmodret);
+	btfids_syms_free(&s);
+	return err;
+}
+
+void btfids_attach_info_free(struct btfids_attach_info *ai)
+{
+	if (!ai)
+		return;
+	free(ai->by_addr);
+	free(ai->by_name);
+	free(ai->sites);
+	free(ai->ei);
+	free(ai->deny);
+	free(ai->noreturn);
+	free(ai->fmodret);
+	free(ai);
+}
+
+int btfids_attach_info_read(const struct btfids_elf *e, unsigned int kernel,
+			    struct btfids_attach_info **out, struct btfids_report *r)
+{
+	struct btfids_attach_info *ai;
+	const char *why = NULL;
+	int err;
+
+	*out = NULL;
+	if (e->machine != EM_X86_64 || e->elf_class != ELFCLASS64 || e->type == ET_REL)
+		why = "not an x86_64 vmlinux";
+	else if (!e->nr_syms)
+		why = "no symbol table";
+	if (why) {
+		btfids_warn(r, "%s: no attach verdicts: %s", e->path, why);
+		return 1;
+	}
+	ai = calloc(1, sizeof(*ai));
+	if (!ai)
+		return -ENOMEM;
+	ai->kernel = kernel;
+	err = read_ksyms(e, ai);
+	if (!err) {
+		err = read_addrs(e, "__start_mcount_loc", "__stop_mcount_loc", 8, &ai->sites,
+				 &ai->nr_sites);
+		if (err == -ENOENT) {
+			btfids_warn(r, "%s: no attach verdicts: no __start_mcount_loc (a kernel without ftrace)",
+				    e->path);
+			btfids_attach_info_free(ai);
+			return 1;
+		}
+	}
+	if (!err)
+		err = read_ei(e, ai);
+	if (!err)
+		err = read_sets(e, ai, r);
+	ai->init_begin = sym_value(e, "__init_begin");
+	ai->init_end = sym_value(e, "__init_end");
+	ai->stext = sym_value(e, "_stext");
+	ai->etext = sym_value(e, "_etext");
+	if (err) {
+		btfids_err(r, e->path, "cannot read what the attach verdicts need: %s",
+			   strerror(-err));
+		btfids_attach_info_free(ai);
+		return err;
+	}
+	*out = ai;
+	return 0;
+}
+
+static bool has_id(const uint32_t *ids, size_t n, uint32_t id)
+{
+	return bsearch(&id, ids, n, sizeof(*ids), cmp_u32);
+}
+
+/* kallsyms_lookup_name(): the lowest address of @name, or 0 */
+static uint64_t ksym_lookup(const struct btfids_attach_info *ai, const char *name)
+{
+	size_t lo = 0, hi = ai->nr_ksyms;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(ai->by_name[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ai->nr_ksyms && !strcmp(ai->by_name[lo].name, name) ? ai->by_name[lo].addr : 0;
+}
+
+/* An ftrace site in [@addr, @end) */
+static bool has_site(const struct btfids_attach_info *ai, uint64_t addr, uint64_t end)
+{
+	size_t lo = 0, hi = ai->nr_sites;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ai->sites[mid] < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ai->nr_sites && ai->sites[lo] < end;
+}
+
+/* The reasons btf_distill_func_proto() gives; the others are the arch trampoline's */
+static bool distill_reason(int reason)
+{
+	switch (reason) {
+	case BTF_TRAMP_TOO_MANY_ARGS:
+	case BTF_TRAMP_RET_UNSUPPORTED:
+	case BTF_TRAMP_VARIADIC:
+	case BTF_TRAMP_ARG_UNSUPPORTED:
+	case BTF_TRAMP_VOID_ARG:
+	case BTF_TRAMP_UNRESOLVED:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void refuse(struct btfids_verdict *v, enum btfids_refusal why, enum btfids_step step,
+		   int err)
+{
+	v->refusal = why;
+	v->step = step;
+	v->err = err;
+}
+
+#define ENOTSUPP_KERNEL	524	/* include/linux/errno.h: what the trampoline code returns */
+
+/* Steps 1-6 of verdict.h: BPF_PROG_LOAD. True when it refuses. */
+static bool load_refuses(const struct btfids_attach_info *ai, enum btfids_attach a,
+			 const char *name, uint32_t id, const struct btfids_fmodel *m,
+			 uint64_t addr, struct btfids_verdict *v)
+{
+	bool ret_used = a != BTFIDS_FENTRY;
+
+	if (m->reason != BTF_TRAMP_OK && distill_reason(m->reason))
+		refuse(v, BTFIDS_REF_MODEL, BTFIDS_STEP_LOAD, EINVAL);
+	else if (ret_used && m->ret_size > 8 && (!ai->kernel || ai->kernel >= BTFIDS_KERNEL(7, 0)))
+		refuse(v, BTFIDS_REF_RET_OVER_8, BTFIDS_STEP_LOAD, EOPNOTSUPP);
+	else if (!addr)
+		refuse(v, BTFIDS_REF_NO_ADDRESS, BTFIDS_STEP_LOAD, ENOENT);
+	else if (a == BTFIDS_FMOD_RET && !has_id(ai->fmodret, ai->nr_fmodret, id) &&
+		 !bsearch(&addr, ai->ei, ai->nr_ei, sizeof(*ai->ei), cmp_u64) &&
+		 strncmp(name, "security_", 9))
+		refuse(v, BTFIDS_REF_NOT_MODIFIABLE, BTFIDS_STEP_LOAD, EINVAL);
+	else if (has_id(ai->deny, ai->nr_deny, id))
+		refuse(v, BTFIDS_REF_DENY, BTFIDS_STEP_LOAD, EINVAL);
+	else if (ret_used && has_id(ai->noreturn, ai->nr_noreturn, id))
+		refuse(v, BTFIDS_REF_NORETURN, BTFIDS_STEP_LOAD, EINVAL);
+	return v->refusal != BTFIDS_TAKEN;
+}
+
+void btfids_verdicts(const struct btfids_attach_info *ai, const char *name, uint32_t id,
+		     const struct btfids_fmodel *m, struct btfids_verdict v[BTFIDS_NR_ATTACH])
+{
+	uint64_t addr = ksym_lookup(ai, name), end = addr ? ksym_end(ai, addr) : 0;
+	/* ftrace_free_init_mem() drops the records of [__init_begin, __init_end) */
+	bool freed = addr >= ai->init_begin && addr < ai->init_end;
+	bool site = addr && !freed && has_site(ai, addr, end);
+	bool text = addr >= ai->stext && addr < ai->etext;
+	int a;
+
+	for (a = 0; a < BTFIDS_NR_ATTACH; a++) {
+		memset(&v[a], 0, sizeof(v[a]));
+		v[a].model_reason = m->reason;
+		if (load_refuses(ai, a, name, id, m, addr, &v[a]))
+			continue;
+		if (m->reason != BTF_TRAMP_OK)
+			refuse(&v[a], BTFIDS_REF_MODEL, BTFIDS_STEP_ATTACH, ENOTSUPP_KERNEL);
+		else if (!site && !text)	/* bpf_arch_text_poke(): not is_kernel_text() */
+			refuse(&v[a], BTFIDS_REF_INIT_TEXT, BTFIDS_STEP_ATTACH, EINVAL);
+		else if (!site)		/* the entry is no 5-byte nop to poke */
+			refuse(&v[a], BTFIDS_REF_NO_SITE, BTFIDS_STEP_ATTACH, EBUSY);
+	}
+}
+
+const char *btfids_attach_str(enum btfids_attach a)
+{
+	static const char *const s[] = { "fentry", "fexit", "fmod_ret" };
+
+	return a < BTFIDS_NR_ATTACH ? s[a] : "?";
+}
+
+const char *btfids_verdict_str(const struct btfids_verdict *v)
+{
+	static const char *const s[BTFIDS_NR_REFUSALS] = {
+		[BTFIDS_TAKEN] = "taken",
+		[BTFIDS_REF_RET_OVER_8] = "ret-over-8",
+		[BTFIDS_REF_NO_ADDRESS] = "no-address",
+		[BTFIDS_REF_NOT_MODIFIABLE] = "not-modifiable",
+		[BTFIDS_REF_DENY] = "deny",
+		[BTFIDS_REF_NORETURN] = "noreturn",
+		[BTFIDS_REF_INIT_TEXT] = "init-text",
+		[BTFIDS_REF_NO_SITE] = "no-ftrace-site",
+	};
+
+	if (v->refusal == BTFIDS_REF_MODEL)
+		return btfids_fmodel_reason_str(v->model_reason);
+	return v->refusal < BTFIDS_NR_REFUSALS && s[v->refusal] ? s[v->refusal] : "?";
+}
+
+const char *btfids_errno_str(int err)
+{
+	switch (err) {
+	case 0:
+		return "";
+	case EINVAL:
+		return "EINVAL";
+	case ENOENT:
+		return "ENOENT";
+	case EBUSY:
+		return "EBUSY";
+	case EOPNOTSUPP:
+		return "EOPNOTSUPP";
+	case ENOTSUPP_KERNEL:
+		return "ENOTSUPP";
+	default:
+		return "?";
+	}
+}
+
+const char *btfids_step_str(enum btfids_step s)
+{
+	return s == BTFIDS_STEP_LOAD ? "load" : s == BTFIDS_STEP_ATTACH ? "attach" : "";
+}

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * verdict.h - per-function attach verdicts: will the kernel the ELF is take
+ * a fentry, fexit or fmod_ret program on this function, and if not, at
+ * which step and with which errno.
+ *
+ * A verdict follows the kernel's own order of checks for one program on
+ * one vmlinux function (x86_64; other machines get no verdict yet):
+ *
+ *  load (BPF_PROG_LOAD, kernel/bpf/verifier.c bpf_check_attach_target(),
+ *  then check_attach_btf_id()):
+ *   1. the func model (btf_distill_func_proto()): its reason, EINVAL;
+ *   2. fexit/fmod_ret, a return wider than 8 bytes: EOPNOTSUPP (7.x;
+ *      not in 6.12);
+ *   3. kallsyms_lookup_name() of the name finds nothing: ENOENT;
+ *   4. fmod_ret only: the function is neither on the error-injection list
+ *      (lib/error-inject.c: the kallsyms function around each entry of
+ *      _error_injection_whitelist) nor named security_*, nor in a kfunc
+ *      set registered for fmod_ret (register_btf_fmodret_id_set()): EINVAL;
+ *   5. the .BTF_ids set btf_id_deny: EINVAL;
+ *   6. fexit/fmod_ret: the set noreturn_deny (6.15 on): EINVAL;
+ *  attach (BPF_RAW_TRACEPOINT_OPEN / BPF_LINK_CREATE, kernel/bpf/
+ *  trampoline.c bpf_trampoline_update()):
+ *   7. the arch's trampoline refuses the model (arch_prepare_bpf_trampoline()):
+ *      the model's reason, ENOTSUPP (524, the kernel-internal errno);
+ *   8. register_fentry(): with no ftrace site in the function
+ *      (ftrace_location(): a __mcount_loc entry within the kallsyms
+ *      function at the name's address, none left in [__init_begin,
+ *      __init_end) once init memory is freed: ftrace_free_init_mem()),
+ *      bpf_arch_text_poke() pokes the entry itself (arch/x86/net/
+ *      bpf_jit_comp.c): EINVAL outside [_stext, _etext) (is_kernel_text():
+ *      init and exit text, freed after boot), else EBUSY (not a 5-byte
+ *      nop).
+ *
+ * Names come from kallsyms as the kernel builds it: every symbol of the
+ * ELF's symbol table in an executable section; a name held more than once
+ * resolves to its lowest address (kallsyms_lookup_name()), and a symbol's
+ * size runs to the next higher symbol address (kallsyms_lookup_size_offset()).
+ */
+#ifndef _BTFIDS_VERDICT_H
+#define _BTFIDS_VERDICT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "btfids/elf.h"
+#include "btfids/fmodel.h"
+#include "btfids/report.h"
+
+/* The attach types a verdict is given for (enum bpf_attach_type's tracing ones) */
+enum btfids_attach {
+	BTFIDS_FENTRY,
+	BTFIDS_FEXIT,
+	BTFIDS_FMOD_RET,
+	BTFIDS_NR_ATTACH,
+};
+
+/* Why an attach type is refused; names in btfids_refusal_str() */
+enum btfids_refusal {
+	BTFIDS_TAKEN,			/* "taken" */
+	BTFIDS_REF_MODEL,		/* the model's reason (fmodel.h) */
+	BTFIDS_REF_RET_OVER_8,		/* "ret-over-8" */
+	BTFIDS_REF_NO_ADDRESS,		/* "no-address" */
+	BTFIDS_REF_NOT_MODIFIABLE,	/* "not-modifiable" */
+	BTFIDS_REF_DENY,		/* "deny" */
+	BTFIDS_REF_NORETURN,		/* "noreturn" */
+	BTFIDS_REF_INIT_TEXT,		/* "init-text": not kernel text after boot */
+	BTFIDS_REF_NO_SITE,		/* "no-ftrace-site" */
+	BTFIDS_NR_REFUSALS,
+};
+
+/* The step that refuses: BPF_PROG_LOAD or the attach */
+enum btfids_step {
+	BTFIDS_STEP_NONE,
+	BTFIDS_STEP_LOAD,
+	BTFIDS_STEP_ATTACH,
+};
+
+struct btfids_verdict {
+	enum btfids_refusal refusal;
+	enum btfids_step step;
+	int err;		/* the refusal's errno, positive; 0 when taken */
+	int model_reason;	/* enum btf_tramp_reason, for BTFIDS_REF_MODEL */
+};
+
+/* What the verdicts need of one vmlinux, read once (verdict.c) */
+struct btfids_attach_info;
+
+/*
+ * Read @e's symbol table, ftrace sites (__start_mcount_loc ..
+ * __stop_mcount_loc), error-injection list, init text bounds and the
+ * resolved .BTF_ids sets the rules name, for the rules of @kernel
+ * (BTFIDS_KERNEL(); 0: the newest). Returns 0 with *@out set, 1 with
+ * *@out NULL when @e gets no verdicts (not an x86_64 vmlinux, or no
+ * symbol table or __mcount_loc: said on @r as a warning), or a negative
+ * errno after a "FAILED <file>: ..." line.
+ */
+int btfids_attach_info_read(const struct btfids_elf *e, unsigned int kernel,
+			    struct btfids_attach_info **out, struct btfids_report *r);
+void btfids_attach_info_free(struct btfids_attach_info *ai);
+
+/*
+ * The verdicts of FUNC @id named @name with the model @m (its reason
+ * BTF_TRAMP_OK or why not), one per enum btfids_attach, into @v.
+ */
+void btfids_verdicts(const struct btfids_attach_info *ai, const char *name, uint32_t id,
+		     const struct btfids_fmodel *m, struct btfids_verdict v[BTFIDS_NR_ATTACH]);
+
+/* "fentry", "fexit", "fmod_ret" */
+const char *btfids_attach_str(enum btfids_attach a);
+/* "taken", "no-address", ...; for BTFIDS_REF_MODEL the model's reason */
+const char *btfids_verdict_str(const struct btfids_verdict *v);
+/* "EINVAL", "ENOENT", "EBUSY", "EOPNOTSUPP", "ENOTSUPP"; "" when taken */
+const char *btfids_errno_str(int err);
+/* "load", "attach"; "" when taken */
+const char *btfids_step_str(enum btfids_step s);
+
+#endif /* _BTFIDS_VERDICT_H */
