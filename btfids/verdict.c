@@ -30,6 +30,7 @@ struct btfids_attach_info {
 	size_t nr_sites;
 	uint64_t *ei;		/* starts of the error-injectable functions, ascending */
 	size_t nr_ei;
+	bool has_ei;		/* CONFIG_FUNCTION_ERROR_INJECTION: the list's bounds */
 	uint64_t init_begin, init_end;	/* __init_begin, __init_end: freed after boot */
 	uint64_t stext, etext;		/* _stext, _etext: is_kernel_text() */
 	uint32_t *deny, *noreturn, *fmodret;	/* sorted BTF IDs */
@@ -238,6 +239,7 @@ static int read_ei(const struct btfids_elf *e, struct btfids_attach_info *ai)
 
 	if (err == -ENOENT)	/* no CONFIG_FUNCTION_ERROR_INJECTION */
 		return 0;
+	ai->has_ei = !err;
 	for (i = 0; !err && i < ai->nr_ei; i++) {
 		const struct ksym *k = ksym_around(ai, ai->ei[i]);
 
@@ -422,6 +424,21 @@ static void refuse(struct btfids_verdict *v, enum btfids_refusal why, enum btfid
 
 #define ENOTSUPP_KERNEL	524	/* include/linux/errno.h: what the trampoline code returns */
 
+/*
+ * check_attach_modify_return(): on the error-injection list, or named
+ * security_*; without CONFIG_FUNCTION_ERROR_INJECTION (no list), 7.x
+ * takes x86_64's syscall wrappers instead (has_arch_syscall_prefix():
+ * "__x64_"; in 7.3's verifier.c, not in 6.12's).
+ */
+static bool modifiable(const struct btfids_attach_info *ai, const char *name, uint64_t addr)
+{
+	if (!strncmp(name, "security_", 9))
+		return true;
+	if (ai->has_ei)
+		return bsearch(&addr, ai->ei, ai->nr_ei, sizeof(*ai->ei), cmp_u64);
+	return (!ai->kernel || ai->kernel >= BTFIDS_KERNEL(7, 0)) && !strncmp(name, "__x64_", 6);
+}
+
 /* Steps 1-6 of verdict.h: BPF_PROG_LOAD. True when it refuses. */
 static bool load_refuses(const struct btfids_attach_info *ai, enum btfids_attach a,
 			 const char *name, uint32_t id, const struct btfids_fmodel *m,
@@ -436,8 +453,7 @@ static bool load_refuses(const struct btfids_attach_info *ai, enum btfids_attach
 	else if (!addr)
 		refuse(v, BTFIDS_REF_NO_ADDRESS, BTFIDS_STEP_LOAD, ENOENT);
 	else if (a == BTFIDS_FMOD_RET && !has_id(ai->fmodret, ai->nr_fmodret, id) &&
-		 !bsearch(&addr, ai->ei, ai->nr_ei, sizeof(*ai->ei), cmp_u64) &&
-		 strncmp(name, "security_", 9))
+		 !modifiable(ai, name, addr))
 		refuse(v, BTFIDS_REF_NOT_MODIFIABLE, BTFIDS_STEP_LOAD, EINVAL);
 	else if (has_id(ai->deny, ai->nr_deny, id))
 		refuse(v, BTFIDS_REF_DENY, BTFIDS_STEP_LOAD, EINVAL);

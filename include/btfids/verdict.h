@@ -15,8 +15,10 @@
  *   3. kallsyms_lookup_name() of the name finds nothing: ENOENT;
  *   4. fmod_ret only: the function is neither on the error-injection list
  *      (lib/error-inject.c: the kallsyms function around each entry of
- *      _error_injection_whitelist) nor named security_*, nor in a kfunc
- *      set registered for fmod_ret (register_btf_fmodret_id_set()): EINVAL;
+ *      _error_injection_whitelist; without CONFIG_FUNCTION_ERROR_INJECTION,
+ *      7.x takes the syscall wrappers, __x64_*, instead) nor named
+ *      security_*, nor in a kfunc set registered for fmod_ret
+ *      (register_btf_fmodret_id_set()): EINVAL;
  *   5. the .BTF_ids set btf_id_deny: EINVAL;
  *   6. fexit/fmod_ret: the set noreturn_deny (6.15 on): EINVAL;
  *  attach (BPF_RAW_TRACEPOINT_OPEN / BPF_LINK_CREATE, kernel/bpf/

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * check_verdict.c - `btfids models --all --verdicts` on Debian's real
+ * kernels (../shared/realdata/fetch-kernels), against what the kernel's
+ * sources say of named functions: each expectation below cites the rule
+ * and the source line that makes it. The booted kernels judge every
+ * verdict of the tiny trees (tests/boot.sh); these hold for the
+ * distribution builds, whose .BTF_ids sets the kernel's own tool resolved.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "testlib.h"
+
+struct expect {
+	const char *kernel;	/* NULL: both */
+	const char *func;
+	const char *attach;	/* "fentry", "fexit", "fmod_ret" */
+	const char *verdict;	/* "taken", or "<reason> <errno> <step>" */
+	const char *why;	/* the source of the rule */
+};
+
+static const struct expect expects[] = {
+	{ NULL, "vfs_read", "fentry", "taken", "an ordinary traced function" },
+	{ NULL, "vfs_read", "fexit", "taken", "an ordinary traced function" },
+	{ NULL, "vfs_read", "fmod_ret", "not-modifiable EINVAL load",
+	  "no ALLOW_ERROR_INJECTION(vfs_read), not security_* (verifier.c check_attach_modify_return())" },
+	{ NULL, "security_file_open", "fmod_ret", "taken",
+	  "SECURITY_PREFIX \"security_\" (verifier.c check_attach_modify_return())" },
+	/*
+	 * Debian's kernels have no CONFIG_FUNCTION_ERROR_INJECTION: 6.12's
+	 * check_attach_modify_return() then takes security_* alone
+	 */
+	{ "amd64-6.12", "__x64_sys_arch_prctl", "fmod_ret", "not-modifiable EINVAL load",
+	  "6.12 without CONFIG_FUNCTION_ERROR_INJECTION: within_error_injection_list() is false" },
+	{ NULL, "do_exit", "fentry", "taken", "noreturn_deny spares fentry" },
+	{ NULL, "do_exit", "fexit", "noreturn EINVAL load",
+	  "BTF_ID(func, do_exit) in noreturn_deny (verifier.c)" },
+	{ NULL, "migrate_disable", "fentry", "deny EINVAL load",
+	  "BTF_ID(func, migrate_disable) in btf_id_deny under CONFIG_SMP (verifier.c)" },
+	{ NULL, "start_kernel", "fentry", "init-text EINVAL attach",
+	  "__init start_kernel (init/main.c): freed, bpf_arch_text_poke() refuses non-kernel text" },
+	{ NULL, "native_sched_clock", "fentry", "no-ftrace-site EBUSY attach",
+	  "noinstr native_sched_clock (arch/x86/kernel/tsc.c): no __fentry__, no nop to poke" },
+};
+
+/* The JSON text btfids writes for @verdict of attach type @attach */
+static void want_json(const struct expect *x, char *buf, size_t len)
+{
+	char reason[32], err[16], step[8];
+
+	if (!strcmp(x->verdict, "taken")) {
+		snprintf(buf, len, "\"%s\":{\"taken\":true}", x->attach);
+		return;
+	}
+	ck_assert_int_eq(sscanf(x->verdict, "%31s %15s %7s", reason, err, step), 3);
+	snprintf(buf, len, "\"%s\":{\"taken\":false,\"reason\":\"%s\",\"errno\":\"%s\",\"step\":\"%s\"}",
+		 x->attach, reason, err, step);
+}
+
+static char *kernel_path(const char *k)
+{
+	const char *home = getenv("HOME");
+	char *p;
+
+	if (asprintf(&p, "%s/.cache/btfids/kernels/%s/vmlinux", home ? home : "/root", k) < 0)
+		return NULL;
+	if (access(p, R_OK)) {
+		printf("check_verdict: %s not fetched, skipped\n", k);
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+static void check_kernel(const char *k)
+{
+	char *path = kernel_path(k), want[256];
+	size_t i;
+
+	if (!path)
+		return;
+	for (i = 0; i < sizeof(expects) / sizeof(expects[0]); i++) {
+		char *out = NULL, *err = NULL;
+		int rc;
+
+		if (expects[i].kernel && strcmp(expects[i].kernel, k))
+			continue;
+		rc = TL_RUN_OUT(&out, &err, "models", "--all", "--verdicts", "--func",
+				expects[i].func, path);
+
+		ck_assert_msg(rc == 0, "%s: %s: exit %d: %s", k, expects[i].func, rc, err);
+		want_json(&expects[i], want, sizeof(want));
+		ck_assert_msg(strstr(out, want), "%s: %s %s: want %s (%s); got %s", k,
+			      expects[i].func, expects[i].attach, expects[i].verdict,
+			      expects[i].why, out);
+		free(out);
+		free(err);
+	}
+	free(path);
+}
+
+START_TEST(t_debian_612)
+{
+	check_kernel("amd64-6.12");
+}
+END_TEST
+
+START_TEST(t_debian_7)
+{
+	check_kernel("amd64-7");
+}
+END_TEST
+
+/* Every FUNC gets a verdict per attach type; the counts add up */
+START_TEST(t_every_func)
+{
+	char *path = kernel_path("amd64-7"), *out = NULL, *err = NULL, *p;
+	long lines = 0, verdicts = 0;
+
+	if (!path)
+		return;
+	ck_assert_int_eq(TL_RUN_OUT(&out, &err, "models", "--all", "--verdicts", path), 0);
+	for (p = out; (p = strchr(p, '\n')); p++)
+		lines++;
+	for (p = out; (p = strstr(p, "\"taken\":")); p++)
+		verdicts++;
+	ck_assert_int_gt(lines, 40000);
+	ck_assert_int_eq(verdicts, 3 * lines);
+	free(out);
+	free(err);
+	free(path);
+}
+END_TEST
+
+/* Where no verdict can be given, none is written, and the user is told why */
+START_TEST(t_no_verdicts)
+{
+	char *path = kernel_path("s390x-7"), *out = NULL, *err = NULL;
+
+	if (!path)
+		return;
+	ck_assert_int_eq(TL_RUN_OUT(&out, &err, "models", "--all", "--verdicts", "--func",
+				    "vfs_read", path), 0);
+	ck_assert_ptr_null(strstr(out, "verdicts"));
+	ck_assert_ptr_nonnull(strstr(err, "no attach verdicts: not an x86_64 vmlinux"));
+	free(out);
+	free(err);
+	free(path);
+}
+END_TEST
+
+/* --verdicts reads a vmlinux's symbols: only with --all */
+START_TEST(t_usage)
+{
+	char *err = NULL;
+
+	ck_assert_int_eq(TL_RUN(&err, "models", "--verdicts", "/dev/null"), 2);
+	ck_assert_ptr_nonnull(strstr(err, "--verdicts only with --all"));
+	free(err);
+}
+END_TEST
+
+static Suite *verdict_suite(void)
+{
+	Suite *s = suite_create("verdict");
+	TCase *tc = tcase_create("kernels");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, t_debian_612);
+	tcase_add_test(tc, t_debian_7);
+	tcase_add_test(tc, t_every_func);
+	tcase_add_test(tc, t_no_verdicts);
+	tcase_add_test(tc, t_usage);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+TL_MAIN(verdict_suite)
