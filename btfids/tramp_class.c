@@ -66,6 +66,8 @@ static void print_verdicts(struct btfids_json *j, const struct btfids_verdict *v
 	btfids_json_name(j, "verdicts");
 	btfids_json_start_object(j);
 	for (a = 0; a < BTFIDS_NR_ATTACH; a++) {
+		if (!v[a].given)
+			continue;
 		btfids_json_name(j, btfids_attach_str(a));
 		btfids_json_start_object(j);
 		btfids_json_bool_field(j, "taken", v[a].refusal == BTFIDS_TAKEN);

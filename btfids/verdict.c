@@ -28,6 +28,8 @@ struct btfids_attach_info {
 	size_t nr_ksyms;
 	uint64_t *sites;	/* ftrace call sites, ascending */
 	size_t nr_sites;
+	uint64_t *alts;		/* instructions of 5 bytes or more alternatives patch, ascending */
+	size_t nr_alts;
 	uint64_t *ei;		/* starts of the error-injectable functions, ascending */
 	size_t nr_ei;
 	bool has_ei;		/* CONFIG_FUNCTION_ERROR_INJECTION: the list's bounds */
@@ -250,6 +252,59 @@ static int read_ei(const struct btfids_elf *e, struct btfids_attach_info *ai)
 	return err;
 }
 
+/*
+ * .altinstructions: struct alt_instr (arch/x86/include/asm/alternative.h,
+ * 6.12 and 7.3 alike: packed, 14 bytes), instr_offset a s32 relative to
+ * the entry itself, instrlen at byte 12. The instructions of 5 bytes or
+ * more are kept: what boot-time patching may turn into a 5-byte nop.
+ */
+#define ALT_INSTR_SIZE		14
+#define ALT_INSTRLEN_OFF	12
+
+static int read_alts(const struct btfids_elf *e, struct btfids_attach_info *ai)
+{
+	bool be = btfids_elf_big_endian(e);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx, i, n;
+	unsigned char *buf;
+	GElf_Shdr sh;
+
+	if (elf_getshdrstrndx(e->elf, &shstrndx))
+		return -EINVAL;
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS)
+			continue;
+		name = elf_strptr(e->elf, shstrndx, sh.sh_name);
+		if (name && !strcmp(name, ".altinstructions"))
+			break;
+	}
+	if (!scn)
+		return 0;
+	n = sh.sh_size / ALT_INSTR_SIZE;
+	buf = malloc(n * ALT_INSTR_SIZE + 1);
+	ai->alts = malloc((n ? n : 1) * sizeof(*ai->alts));
+	if (!buf || !ai->alts) {
+		free(buf);
+		return -ENOMEM;
+	}
+	if (pread(e->fd, buf, n * ALT_INSTR_SIZE, sh.sh_offset) != (ssize_t)(n * ALT_INSTR_SIZE)) {
+		free(buf);
+		return -EIO;
+	}
+	for (i = 0; i < n; i++) {
+		const unsigned char *p = buf + i * ALT_INSTR_SIZE;
+		int32_t off = (int32_t)btfids_get32(p, be);
+
+		if (p[ALT_INSTRLEN_OFF] >= 5)
+			ai->alts[ai->nr_alts++] = sh.sh_addr + i * ALT_INSTR_SIZE + (int64_t)off;
+	}
+	free(buf);
+	qsort(ai->alts, ai->nr_alts, sizeof(*ai->alts), cmp_u64);
+	return 0;
+}
+
 /* The non-zero IDs of set (or set8) @name into a sorted array */
 static int read_set(const struct btfids_elf *e, const struct btfids_syms *s, const char *name,
 		    uint32_t **out, size_t *nr)
@@ -305,6 +360,7 @@ void btfids_attach_info_free(struct btfids_attach_info *ai)
 	free(ai->by_addr);
 	free(ai->by_name);
 	free(ai->sites);
+	free(ai->alts);
 	free(ai->ei);
 	free(ai->deny);
 	free(ai->noreturn);
@@ -343,6 +399,8 @@ int btfids_attach_info_read(const struct btfids_elf *e, unsigned int kernel,
 			return 1;
 		}
 	}
+	if (!err)
+		err = read_alts(e, ai);
 	if (!err)
 		err = read_ei(e, ai);
 	if (!err)
@@ -398,6 +456,11 @@ static bool has_site(const struct btfids_attach_info *ai, uint64_t addr, uint64_
 	return lo < ai->nr_sites && ai->sites[lo] < end;
 }
 
+static bool has_alt(const struct btfids_attach_info *ai, uint64_t ip)
+{
+	return bsearch(&ip, ai->alts, ai->nr_alts, sizeof(*ai->alts), cmp_u64);
+}
+
 /* The reasons btf_distill_func_proto() gives; the others are the arch trampoline's */
 static bool distill_reason(int reason)
 {
@@ -448,7 +511,7 @@ static bool load_refuses(const struct btfids_attach_info *ai, enum btfids_attach
 
 	if (m->reason != BTF_TRAMP_OK && distill_reason(m->reason))
 		refuse(v, BTFIDS_REF_MODEL, BTFIDS_STEP_LOAD, EINVAL);
-	else if (ret_used && m->ret_size > 8 && (!ai->kernel || ai->kernel >= BTFIDS_KERNEL(7, 0)))
+	else if (ret_used && m->ret_size > 8 && (!ai->kernel || ai->kernel >= BTFIDS_KERNEL(6, 12)))
 		refuse(v, BTFIDS_REF_RET_OVER_8, BTFIDS_STEP_LOAD, EOPNOTSUPP);
 	else if (!addr)
 		refuse(v, BTFIDS_REF_NO_ADDRESS, BTFIDS_STEP_LOAD, ENOENT);
@@ -462,6 +525,28 @@ static bool load_refuses(const struct btfids_attach_info *ai, enum btfids_attach
 	return v->refusal != BTFIDS_TAKEN;
 }
 
+/* A tracing_multi link's check of one function (verdict.h), @single its fentry/fexit verdict */
+static void multi_verdict(const struct btfids_attach_info *ai, bool fexit, uint32_t id,
+			  const struct btfids_fmodel *m, const struct btfids_verdict *single,
+			  struct btfids_verdict *v)
+{
+	enum btfids_refusal r = single->refusal;
+
+	if (fexit && has_id(ai->noreturn, ai->nr_noreturn, id))
+		refuse(v, BTFIDS_REF_NORETURN, BTFIDS_STEP_LINK, EINVAL);
+	else if (has_id(ai->deny, ai->nr_deny, id))
+		refuse(v, BTFIDS_REF_DENY, BTFIDS_STEP_LINK, EINVAL);
+	else if (m->reason != BTF_TRAMP_OK && distill_reason(m->reason))
+		refuse(v, BTFIDS_REF_MODEL, BTFIDS_STEP_LINK, EINVAL);
+	else if (r == BTFIDS_REF_RET_OVER_8)
+		refuse(v, r, BTFIDS_STEP_LINK, EOPNOTSUPP);
+	else if (r == BTFIDS_REF_NO_ADDRESS || r == BTFIDS_REF_INIT_TEXT ||
+		 r == BTFIDS_REF_NO_SITE || r == BTFIDS_REF_CPU_ALT)
+		refuse(v, r, BTFIDS_STEP_LINK, ENOENT);
+	else if (m->reason != BTF_TRAMP_OK)
+		refuse(v, BTFIDS_REF_MODEL, BTFIDS_STEP_LINK, ENOTSUPP_KERNEL);
+}
+
 void btfids_verdicts(const struct btfids_attach_info *ai, const char *name, uint32_t id,
 		     const struct btfids_fmodel *m, struct btfids_verdict v[BTFIDS_NR_ATTACH])
 {
@@ -470,17 +555,30 @@ void btfids_verdicts(const struct btfids_attach_info *ai, const char *name, uint
 	bool freed = addr >= ai->init_begin && addr < ai->init_end;
 	bool site = addr && !freed && has_site(ai, addr, end);
 	bool text = addr >= ai->stext && addr < ai->etext;
+	/* the poke's ip: past an ENDBR64 (IBT), as bpf_arch_text_poke() steps over it */
+	bool alt = addr && (has_alt(ai, addr) || has_alt(ai, addr + 4));
+	bool multi = !ai->kernel || ai->kernel >= BTFIDS_KERNEL(7, 2);
 	int a;
 
 	for (a = 0; a < BTFIDS_NR_ATTACH; a++) {
 		memset(&v[a], 0, sizeof(v[a]));
 		v[a].model_reason = m->reason;
+		v[a].given = a < BTFIDS_FENTRY_MULTI || multi;
+		if (a >= BTFIDS_FENTRY_MULTI) {
+			if (multi)
+				multi_verdict(ai, a == BTFIDS_FEXIT_MULTI, id, m,
+					      &v[a == BTFIDS_FEXIT_MULTI ? BTFIDS_FEXIT : BTFIDS_FENTRY],
+					      &v[a]);
+			continue;
+		}
 		if (load_refuses(ai, a, name, id, m, addr, &v[a]))
 			continue;
 		if (m->reason != BTF_TRAMP_OK)
 			refuse(&v[a], BTFIDS_REF_MODEL, BTFIDS_STEP_ATTACH, ENOTSUPP_KERNEL);
 		else if (!site && !text)	/* bpf_arch_text_poke(): not is_kernel_text() */
 			refuse(&v[a], BTFIDS_REF_INIT_TEXT, BTFIDS_STEP_ATTACH, EINVAL);
+		else if (!site && alt)	/* a nop to poke or not: the CPU's features say */
+			refuse(&v[a], BTFIDS_REF_CPU_ALT, BTFIDS_STEP_ATTACH, EBUSY);
 		else if (!site)		/* the entry is no 5-byte nop to poke */
 			refuse(&v[a], BTFIDS_REF_NO_SITE, BTFIDS_STEP_ATTACH, EBUSY);
 	}
@@ -488,7 +586,8 @@ void btfids_verdicts(const struct btfids_attach_info *ai, const char *name, uint
 
 const char *btfids_attach_str(enum btfids_attach a)
 {
-	static const char *const s[] = { "fentry", "fexit", "fmod_ret" };
+	static const char *const s[] = { "fentry", "fexit", "fmod_ret", "fentry.multi",
+					 "fexit.multi" };
 
 	return a < BTFIDS_NR_ATTACH ? s[a] : "?";
 }
@@ -504,6 +603,7 @@ const char *btfids_verdict_str(const struct btfids_verdict *v)
 		[BTFIDS_REF_NORETURN] = "noreturn",
 		[BTFIDS_REF_INIT_TEXT] = "init-text",
 		[BTFIDS_REF_NO_SITE] = "no-ftrace-site",
+		[BTFIDS_REF_CPU_ALT] = "cpu-alternative",
 	};
 
 	if (v->refusal == BTFIDS_REF_MODEL)
@@ -533,5 +633,6 @@ const char *btfids_errno_str(int err)
 
 const char *btfids_step_str(enum btfids_step s)
 {
-	return s == BTFIDS_STEP_LOAD ? "load" : s == BTFIDS_STEP_ATTACH ? "attach" : "";
+	return s == BTFIDS_STEP_LOAD ? "load" : s == BTFIDS_STEP_ATTACH ? "attach" :
+	       s == BTFIDS_STEP_LINK ? "link" : "";
 }

@@ -104,15 +104,23 @@ fi
 # those with an arg over 8 bytes or a struct or union by value, or more
 # than 6 slots, and every SAMPLE-th of the rest; args.txt: the functions of
 # the args check)
+nm "$vmlinux" >"$tmp/nm.txt" 2>/dev/null || : >"$tmp/nm.txt"
 python3 - "$tmp" "$SAMPLE" "$MAX" <<'EOF'
-import json, random, sys
+import collections, json, random, sys
 d, k = sys.argv[1], int(sys.argv[2])
+# each text symbol's lowest address, as kallsyms_lookup_name() gives it (nm, not btfids)
+addr = {}
+for line in open(d + "/nm.txt"):
+    f = line.split()
+    if len(f) == 3 and f[1] in "tTwW":
+        a = int(f[0], 16)
+        addr[f[2]] = min(a, addr.get(f[2], a))
 lst = lambda a: ",".join(map(str, a)) if a else "-"
 picked, args = [], open(d + "/args.txt", "w")
 for i, line in enumerate(open(d + "/models.jsonl")):
     m = json.loads(line)
     v = m["verdicts"]["fentry"]
-    text = "%d %s %d %s %d %d %s %s %s %s %s\n" % (m["id"], m["name"], m["attachable"],
+    text = "%d %s %d %s %d %d %s %s %s %s %s" % (m["id"], m["name"], m["attachable"],
         m.get("reason", "-"), m.get("nr_args", -1), m.get("slots", 0),
         lst(m.get("arg_size")), lst(m.get("arg_flags")),
         "taken" if v["taken"] else v["reason"], v.get("errno", "-"), v.get("step", "-"))
@@ -122,10 +130,14 @@ for i, line in enumerate(open(d + "/models.jsonl")):
     if special or i % k == 0:
         picked.append(text)
     if m["name"] in ("do_mmap", "vfs_write", "do_filp_open", "do_file_open"):
-        args.write(text)
+        args.write(text + " 0\n")
 # in a fixed random order: what the guest's time budget leaves out is no region of the BTF
 random.Random(12).shuffle(picked)
-open(d + "/models.txt", "w").writelines(picked[:int(sys.argv[3]) or None])
+picked = picked[:int(sys.argv[3]) or None]
+# two picked functions at one address: one call site, whose links cannot both stay
+at = collections.Counter(addr.get(t.split()[1]) for t in picked)
+open(d + "/models.txt", "w").writelines("%s %d\n" % (t, at[addr.get(t.split()[1])] > 1 and
+                                        t.split()[1] in addr) for t in picked)
 EOF
 
 echo "$BUDGET" >"$tmp/budget.txt"

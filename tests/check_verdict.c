@@ -42,6 +42,14 @@ static const struct expect expects[] = {
 	  "BTF_ID(func, migrate_disable) in btf_id_deny under CONFIG_SMP (verifier.c)" },
 	{ NULL, "start_kernel", "fentry", "init-text EINVAL attach",
 	  "__init start_kernel (init/main.c): freed, bpf_arch_text_poke() refuses non-kernel text" },
+	/* tracing_multi (7.2 on): bpf_check_attach_btf_id_multi() of 7.3, at BPF_LINK_CREATE */
+	{ "amd64-7", "do_exit", "fexit.multi", "noreturn EINVAL link",
+	  "noreturn_deny, checked first for fexit.multi (verifier.c bpf_check_attach_btf_id_multi())" },
+	{ "amd64-7", "do_exit", "fentry.multi", "taken", "noreturn_deny spares fentry.multi" },
+	{ "amd64-7", "start_kernel", "fentry.multi", "init-text ENOENT link",
+	  "!ftrace_location(addr): -ENOENT (bpf_check_attach_btf_id_multi())" },
+	{ "amd64-7", "migrate_disable", "fentry.multi", "deny EINVAL link",
+	  "btf_id_deny (bpf_check_attach_btf_id_multi())" },
 	{ NULL, "native_sched_clock", "fentry", "no-ftrace-site EBUSY attach",
 	  "noinstr native_sched_clock (arch/x86/kernel/tsc.c): no __fentry__, no nop to poke" },
 };
@@ -114,7 +122,10 @@ START_TEST(t_debian_7)
 }
 END_TEST
 
-/* Every FUNC gets a verdict per attach type; the counts add up */
+/*
+ * Every FUNC gets a verdict per attach type of its release: 7.2's five
+ * (tracing_multi's two with them); the counts add up
+ */
 START_TEST(t_every_func)
 {
 	char *path = kernel_path("amd64-7"), *out = NULL, *err = NULL, *p;
@@ -128,7 +139,7 @@ START_TEST(t_every_func)
 	for (p = out; (p = strstr(p, "\"taken\":")); p++)
 		verdicts++;
 	ck_assert_int_gt(lines, 40000);
-	ck_assert_int_eq(verdicts, 3 * lines);
+	ck_assert_int_eq(verdicts, 5 * lines);
 	free(out);
 	free(err);
 	free(path);

@@ -10,8 +10,8 @@
  *  load (BPF_PROG_LOAD, kernel/bpf/verifier.c bpf_check_attach_target(),
  *  then check_attach_btf_id()):
  *   1. the func model (btf_distill_func_proto()): its reason, EINVAL;
- *   2. fexit/fmod_ret, a return wider than 8 bytes: EOPNOTSUPP (7.x;
- *      not in 6.12);
+ *   2. fexit/fmod_ret, a return wider than 8 bytes: EOPNOTSUPP (in
+ *      Debian's 6.12.y and 7.3; taken as from 6.12 on);
  *   3. kallsyms_lookup_name() of the name finds nothing: ENOENT;
  *   4. fmod_ret only: the function is neither on the error-injection list
  *      (lib/error-inject.c: the kallsyms function around each entry of
@@ -32,7 +32,21 @@
  *      bpf_arch_text_poke() pokes the entry itself (arch/x86/net/
  *      bpf_jit_comp.c): EINVAL outside [_stext, _etext) (is_kernel_text():
  *      init and exit text, freed after boot), else EBUSY (not a 5-byte
- *      nop).
+ *      nop). Unless the poked instruction is one the kernel's alternatives
+ *      patch at boot (.altinstructions, 5 bytes or more: a static_cpu_has()
+ *      jump): a CPU with the feature gets a 5-byte nop there, which the
+ *      poke takes ("cpu-alternative": EBUSY, or taken on such a CPU; the
+ *      only verdict the build cannot settle).
+ *
+ * A tracing_multi link (fentry.multi, fexit.multi; 7.2 on) checks each of
+ * its functions when it is created (bpf_check_attach_btf_id_multi(), 7.3),
+ * all at BPF_LINK_CREATE ("link"), in this order: fexit.multi and
+ * noreturn_deny, EINVAL; btf_id_deny, EINVAL; the model, EINVAL (the
+ * patched kernel's trampoline table: ENOTSUPP for the arch's refusal,
+ * here); a return over 8 bytes for fexit.multi, EOPNOTSUPP; no kallsyms
+ * address or no ftrace site there (init text included), ENOENT; then the
+ * arch trampoline's refusal of the model, ENOTSUPP. A link fails when any
+ * of its functions does.
  *
  * Names come from kallsyms as the kernel builds it: every symbol of the
  * ELF's symbol table in an executable section; a name held more than once
@@ -54,6 +68,8 @@ enum btfids_attach {
 	BTFIDS_FENTRY,
 	BTFIDS_FEXIT,
 	BTFIDS_FMOD_RET,
+	BTFIDS_FENTRY_MULTI,	/* tracing_multi, 7.2 on: one link, many functions */
+	BTFIDS_FEXIT_MULTI,
 	BTFIDS_NR_ATTACH,
 };
 
@@ -68,6 +84,7 @@ enum btfids_refusal {
 	BTFIDS_REF_NORETURN,		/* "noreturn" */
 	BTFIDS_REF_INIT_TEXT,		/* "init-text": not kernel text after boot */
 	BTFIDS_REF_NO_SITE,		/* "no-ftrace-site" */
+	BTFIDS_REF_CPU_ALT,		/* "cpu-alternative": EBUSY, or taken (below) */
 	BTFIDS_NR_REFUSALS,
 };
 
@@ -76,9 +93,11 @@ enum btfids_step {
 	BTFIDS_STEP_NONE,
 	BTFIDS_STEP_LOAD,
 	BTFIDS_STEP_ATTACH,
+	BTFIDS_STEP_LINK,	/* BPF_LINK_CREATE of a tracing_multi link */
 };
 
 struct btfids_verdict {
+	bool given;		/* the release has this attach type */
 	enum btfids_refusal refusal;
 	enum btfids_step step;
 	int err;		/* the refusal's errno, positive; 0 when taken */
@@ -103,18 +122,19 @@ void btfids_attach_info_free(struct btfids_attach_info *ai);
 
 /*
  * The verdicts of FUNC @id named @name with the model @m (its reason
- * BTF_TRAMP_OK or why not), one per enum btfids_attach, into @v.
+ * BTF_TRAMP_OK or why not), one per enum btfids_attach, into @v; those of
+ * attach types the release has not are not given.
  */
 void btfids_verdicts(const struct btfids_attach_info *ai, const char *name, uint32_t id,
 		     const struct btfids_fmodel *m, struct btfids_verdict v[BTFIDS_NR_ATTACH]);
 
-/* "fentry", "fexit", "fmod_ret" */
+/* "fentry", "fexit", "fmod_ret", "fentry.multi", "fexit.multi" */
 const char *btfids_attach_str(enum btfids_attach a);
 /* "taken", "no-address", ...; for BTFIDS_REF_MODEL the model's reason */
 const char *btfids_verdict_str(const struct btfids_verdict *v);
 /* "EINVAL", "ENOENT", "EBUSY", "EOPNOTSUPP", "ENOTSUPP"; "" when taken */
 const char *btfids_errno_str(int err);
-/* "load", "attach"; "" when taken */
+/* "load", "attach", "link"; "" when taken */
 const char *btfids_step_str(enum btfids_step s);
 
 #endif /* _BTFIDS_VERDICT_H */

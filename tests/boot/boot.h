@@ -25,6 +25,8 @@ struct boot_model {
 	char verdict[24];
 	char verr[12];		/* "EINVAL"...; "-" when taken */
 	char vstep[8];		/* "load", "attach"; "-" when taken */
+	/* another function of the list is at its address (nm): its link is not kept */
+	bool alias;
 };
 
 #define FMODEL_STRUCT_ARG	1

@@ -51,16 +51,18 @@ static int parse_list(const char *s, uint8_t *v, int n)
 
 /*
  * /models.txt, one function a line: "id name attachable reason nr_args
- * slots sizes flags verdict errno step" (reason "-" when attachable;
+ * slots sizes flags verdict errno step alias" (reason "-" when attachable;
  * nr_args -1 when not distilled; lists comma-separated, "-" when empty;
- * the fentry verdict's errno and step "-" when taken). Every line must name
+ * the fentry verdict's errno and step "-" when taken; alias 1 when another
+ * line's function has the same address in the ELF's symbols: two BTF ids
+ * of one call site, whose links cannot both stay). Every line must name
  * the guest's own FUNC of that ID, or the file is for another build.
  */
 int boot_models_read(const char *path, const struct btf *vmlinux, struct boot_model **out)
 {
 	char line[512], sizes[64], flags[64];
 	struct boot_model *m = NULL, *x;
-	int n = 0, cap = 0, att, err = 0, k;
+	int n = 0, cap = 0, att, err = 0, k, alias;
 	const struct btf_type *t;
 	FILE *f = fopen(path, "r");
 
@@ -75,10 +77,10 @@ int boot_models_read(const char *path, const struct btf *vmlinux, struct boot_mo
 		m = x;
 		x = &m[n];
 		memset(x, 0, sizeof(*x));
-		k = sscanf(line, "%u %127s %d %23s %d %d %63s %63s %23s %11s %7s", &x->id, x->name,
-			   &att, x->reason, &x->nr_args, &x->slots, sizes, flags, x->verdict,
-			   x->verr, x->vstep);
-		if (k != 11 ||
+		k = sscanf(line, "%u %127s %d %23s %d %d %63s %63s %23s %11s %7s %d", &x->id,
+			   x->name, &att, x->reason, &x->nr_args, &x->slots, sizes, flags,
+			   x->verdict, x->verr, x->vstep, &alias);
+		if (k != 12 ||
 		    x->nr_args > BOOT_MAX_ARGS ||
 		    parse_list(sizes, x->size, x->nr_args > 0 ? x->nr_args : 0) ||
 		    parse_list(flags, x->flags, x->nr_args > 0 ? x->nr_args : 0)) {
@@ -86,6 +88,7 @@ int boot_models_read(const char *path, const struct btf *vmlinux, struct boot_mo
 			break;
 		}
 		x->attachable = att;
+		x->alias = alias;
 		t = btf__type_by_id(vmlinux, x->id);
 		if (!t || !btf_is_func(t) ||
 		    strcmp(btf__name_by_offset(vmlinux, t->name_off), x->name)) {
@@ -276,7 +279,8 @@ static void judge(const struct btf *btf, const struct boot_model *m, struct verd
 	 * ftrace's direct_mutex (unregister_ftrace_direct()), about 90 ms
 	 * each under TCG, so the links are left until the reboot.
 	 */
-	(void)lfd;
+	if (m->alias)	/* the other id of this call site must find it free */
+		close(lfd);
 	close(fd);
 	t_detach += now() - t;
 	t = now();
@@ -339,6 +343,10 @@ void boot_models(const struct btf *vmlinux, const struct boot_model *m, int n, i
 		}
 		if (!strcmp(v.reason, "taken"))
 			attached++;
+		/* the build cannot tell which CPU boots: either outcome is the verdict's */
+		if (!strcmp(m[i].verdict, "cpu-alternative") &&
+		    (!strcmp(v.reason, "taken") || !strcmp(v.reason, "no-ftrace-site")))
+			v.reason = "cpu-alternative", v.err = m[i].verr, v.step = m[i].vstep;
 		if (!strcmp(v.reason, m[i].verdict) && !strcmp(v.err, m[i].verr) &&
 		    !strcmp(v.step, m[i].vstep)) {
 			agree++;
