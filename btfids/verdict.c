@@ -101,9 +101,80 @@ static uint64_t sym_value(const struct btfids_elf *e, const char *name)
 	return 0;
 }
 
+/* @len bytes of the section that holds address @addr, into @buf */
+static int read_at(const struct btfids_elf *e, uint64_t addr, void *buf, size_t len)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS || !(sh.sh_flags & SHF_ALLOC))
+			continue;
+		if (addr < sh.sh_addr || addr - sh.sh_addr > sh.sh_size ||
+		    len > sh.sh_size - (addr - sh.sh_addr))
+			continue;
+		if (pread(e->fd, buf, len, sh.sh_offset + (addr - sh.sh_addr)) != (ssize_t)len)
+			return -EIO;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/*
+ * Without CONFIG_KALLSYMS_ALL (scripts/kallsyms.c, no --all-symbols),
+ * kallsyms keeps only the symbols in [_stext, _etext] and [_sinittext,
+ * _einittext]: exit text, for one, has no address. The config is not in
+ * the ELF; kallsyms_num_syms, the count the build wrote, is: it is told
+ * from the two counts by which it is nearer.
+ */
+struct text_ranges {
+	uint64_t t0, t1, i0, i1;	/* _stext, _etext, _sinittext, _einittext */
+};
+
+static bool in_text_ranges(const struct text_ranges *r, uint64_t a)
+{
+	return (a >= r->t0 && a <= r->t1) || (a >= r->i0 && a <= r->i1);
+}
+
+static size_t text_ranges_only(const struct text_ranges *r, struct btfids_attach_info *ai)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < ai->nr_ksyms; i++)
+		if (in_text_ranges(r, ai->by_addr[i].addr))
+			ai->by_addr[n++] = ai->by_addr[i];
+	return n;
+}
+
+static bool all_symbols(const struct btfids_elf *e, const struct btfids_attach_info *ai,
+			const struct text_ranges *r)
+{
+	uint64_t at = sym_value(e, "kallsyms_num_syms");
+	size_t i, all = 0, text = 0, shndx;
+	const char *name;
+	unsigned char b[4];
+	GElf_Sym sym;
+	uint32_t n;
+
+	if (!at || read_at(e, at, b, sizeof(b)))
+		return true;	/* no kallsyms data: keep every name */
+	n = btfids_get32(b, btfids_elf_big_endian(e));
+	for (i = 1; i < e->nr_syms; i++) {
+		if (btfids_elf_sym(e, i, &sym, &shndx, &name) || shndx == SHN_UNDEF ||
+		    shndx == SHN_ABS || !name[0] || GELF_ST_TYPE(sym.st_info) == STT_SECTION ||
+		    GELF_ST_TYPE(sym.st_info) == STT_FILE)
+			continue;
+		all++;
+	}
+	for (i = 0; i < ai->nr_ksyms; i++)
+		text += in_text_ranges(r, ai->by_addr[i].addr);
+	return (n > all ? n - all : all - n) < (n > text ? n - text : text - n);
+}
+
 /* Every text symbol kallsyms would hold, both ways sorted */
 static int read_ksyms(const struct btfids_elf *e, struct btfids_attach_info *ai)
 {
+	struct text_ranges r;
 	bool *exec = NULL;
 	size_t i, shndx, nsec = 0, n = 0;
 	const char *name;
@@ -129,6 +200,12 @@ static int read_ksyms(const struct btfids_elf *e, struct btfids_attach_info *ai)
 	}
 	free(exec);
 	ai->nr_ksyms = n;
+	r.t0 = sym_value(e, "_stext");
+	r.t1 = sym_value(e, "_etext");
+	r.i0 = sym_value(e, "_sinittext");
+	r.i1 = sym_value(e, "_einittext");
+	if (!all_symbols(e, ai, &r))
+		n = ai->nr_ksyms = text_ranges_only(&r, ai);
 	ai->by_name = malloc((n ? n : 1) * sizeof(*ai->by_name));
 	if (!ai->by_name)
 		return -ENOMEM;
@@ -136,25 +213,6 @@ static int read_ksyms(const struct btfids_elf *e, struct btfids_attach_info *ai)
 	qsort(ai->by_addr, n, sizeof(*ai->by_addr), cmp_addr);
 	qsort(ai->by_name, n, sizeof(*ai->by_name), cmp_name);
 	return 0;
-}
-
-/* @len bytes of the section that holds address @addr, into @buf */
-static int read_at(const struct btfids_elf *e, uint64_t addr, void *buf, size_t len)
-{
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-
-	while ((scn = elf_nextscn(e->elf, scn))) {
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS || !(sh.sh_flags & SHF_ALLOC))
-			continue;
-		if (addr < sh.sh_addr || addr - sh.sh_addr > sh.sh_size ||
-		    len > sh.sh_size - (addr - sh.sh_addr))
-			continue;
-		if (pread(e->fd, buf, len, sh.sh_offset + (addr - sh.sh_addr)) != (ssize_t)len)
-			return -EIO;
-		return 0;
-	}
-	return -ENOENT;
 }
 
 static uint64_t get_long(const struct btfids_elf *e, const unsigned char *p)
