@@ -119,7 +119,18 @@ cpio() {
 	"$gic" "$tmp/cpio.list"
 }
 touch "$tmp/empty"
-cpio /tramp.txt "$tmp/tramp.txt" >"$tmp/initrd1.cpio"
+# btfids' tracing_multi verdicts of every function, for the guest to judge
+# (tramp.c judge_verdicts()): "id fentry.multi fexit.multi", each "taken" or
+# the errno
+"$B" models --all --verdicts "$tmp/vmlinux" 2>/dev/null | python3 -c '
+import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    v = m.get("verdicts", {})
+    w = ["taken" if v[t]["taken"] else v[t]["errno"] for t in ("fentry.multi", "fexit.multi") if t in v]
+    if len(w) == 2:
+        print(m["id"], *w)' >"$tmp/verdicts.txt"
+cpio /tramp.txt "$tmp/tramp.txt" /verdicts.txt "$tmp/verdicts.txt" >"$tmp/initrd1.cpio"
 cpio /tramp.txt "$tmp/tramp.txt" /tramp-probe "$tmp/probe.txt" >"$tmp/initrd2.cpio"
 cpio /tramp-klog "$tmp/empty" >"$tmp/initrd3.cpio"
 
@@ -163,6 +174,16 @@ expect "tracing_multi on each sampled function alone attaches where its class sa
 	'tramp attach: ' "tramp attach: [0-9]+ tried, [1-9][0-9]* attached, $nref refused as their class says, [0-9]+ attachable at no ftrace site \\(ENOENT\\), $ndeny in btf_id_deny \\(EINVAL\\), tables off and on; 0 wrong$"
 expect "one link over the attachable sampled functions runs its program, tables off and on" 'tramp run: ' \
 	"program ran [1-9][0-9]* times \\(tables off\\), [1-9][0-9]* \\(on\\)"
+# btfids' verdicts (models --all --verdicts): per tracing_multi type, one
+# link over every function it takes at the first try, and each one it
+# refuses refused alone with its errno (issue 28)
+nv=$(wc -l <"$tmp/verdicts.txt")
+for vt in fentry.multi fexit.multi; do
+	expect "$vt: one link takes every function btfids' verdict takes; each it refuses is refused alone, with its errno ($nv functions)" \
+		"verdicts: $vt: [0-9]+ taken" \
+		"verdicts: $vt: ([0-9]+) taken by btfids, \\1 taken by one link, ([0-9]+) refused by btfids, \\2 refused by the kernel alone, 0 wrong$"
+	grep -E "^boot: $rel verdicts: $vt: (one link|wrong)" "$L" | head -5
+done
 grep -q '^boot: end' "$L" || bad "the first guest did not finish; log ends: $(tail -c 300 "$L" | tr '\n' ' ')"
 
 # the table is what the kernel reads: class pc altered to "not attachable"

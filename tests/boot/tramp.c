@@ -314,8 +314,8 @@ static int map_create(void)
 	return sys_bpf(BPF_MAP_CREATE, &a);
 }
 
-/* fentry.multi: counts its runs in @map_fd[0] */
-static int prog_load(int map_fd, char *log, size_t log_size)
+/* a tracing_multi program of @type: counts its runs in @map_fd[0] */
+static int prog_load_type(int map_fd, int type, char *log, size_t log_size)
 {
 	struct bpf_insn insns[] = {
 		{ .code = BPF_ST | BPF_MEM | BPF_W, .dst_reg = BPF_REG_10, .off = -4, .imm = 0 },
@@ -334,7 +334,7 @@ static int prog_load(int map_fd, char *log, size_t log_size)
 	};
 	union bpf_attr a = {
 		.prog_type = BPF_PROG_TYPE_TRACING,
-		.expected_attach_type = BPF_TRACE_FENTRY_MULTI,
+		.expected_attach_type = type,
 		.insns = (uintptr_t)insns, .insn_cnt = sizeof(insns) / sizeof(insns[0]),
 		.license = (uintptr_t)"GPL",
 		.log_buf = (uintptr_t)log, .log_size = log_size, .log_level = 1,
@@ -343,18 +343,28 @@ static int prog_load(int map_fd, char *log, size_t log_size)
 	return sys_bpf(BPF_PROG_LOAD, &a);
 }
 
-/* A tracing_multi link of @prog over @ids: its fd, or -errno */
-static int link_multi(int prog, const uint32_t *ids, uint32_t cnt)
+static int prog_load(int map_fd, char *log, size_t log_size)
+{
+	return prog_load_type(map_fd, BPF_TRACE_FENTRY_MULTI, log, log_size);
+}
+
+/* A tracing_multi link of @type of @prog over @ids: its fd, or -errno */
+static int link_multi_type(int prog, int type, const uint32_t *ids, uint32_t cnt)
 {
 	union bpf_attr a = {
 		.link_create = {
-			.prog_fd = prog, .attach_type = BPF_TRACE_FENTRY_MULTI,
+			.prog_fd = prog, .attach_type = type,
 			.tracing_multi = { .ids = (uintptr_t)ids, .cnt = cnt },
 		},
 	};
 	int fd = sys_bpf(BPF_LINK_CREATE, &a);
 
 	return fd < 0 ? -errno : fd;
+}
+
+static int link_multi(int prog, const uint32_t *ids, uint32_t cnt)
+{
+	return link_multi_type(prog, BPF_TRACE_FENTRY_MULTI, ids, cnt);
 }
 
 /* Attach @prog to @id alone and detach: 0, or the errno */
@@ -683,6 +693,106 @@ static void free_table(struct tramp_table *t, struct tramp_sites *s)
 	free(s->sym);
 }
 
+/*
+ * /verdicts.txt, btfids' tracing_multi verdicts of every function
+ * (`btfids models --all --verdicts`): "id fentry.multi fexit.multi" a
+ * line, each "taken" or the errno's name. Per type: one link over every
+ * function btfids takes, at the first try; each one it refuses alone,
+ * with its errno.
+ */
+#define VERDICT_EXAMPLES	4
+
+static const char *errno_name(int e)
+{
+	return e == EINVAL ? "EINVAL" : e == ENOENT ? "ENOENT" : e == EOPNOTSUPP ? "EOPNOTSUPP" :
+	       e == ENOTSUPP ? "ENOTSUPP" : e == EBUSY ? "EBUSY" : e ? "other" : "taken";
+}
+
+static void judge_verdicts_type(const char *path, int k, int prog, int type, const char *name)
+{
+	uint32_t *ids = NULL, *ref = NULL, id, x;
+	char want[2][16], (*refwant)[16] = NULL, ex[VERDICT_EXAMPLES][96];
+	int nt = 0, nr = 0, cap = 0, q = 0, w = 0, fd, i, e, link_err;
+	double t0;
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		say("verdicts: %s FAILED (%s unreadable)", name, path);
+		return;
+	}
+	while (fscanf(f, "%u %15s %15s", &id, want[0], want[1]) == 3) {
+		if (nt + nr >= cap) {
+			cap = cap ? 2 * cap : 4096;
+			ids = realloc(ids, cap * sizeof(*ids));
+			ref = realloc(ref, cap * sizeof(*ref));
+			refwant = realloc(refwant, cap * sizeof(*refwant));
+			if (!ids || !ref || !refwant)
+				break;
+		}
+		if (!strcmp(want[k], "taken")) {
+			ids[nt++] = id;
+		} else {
+			ref[nr] = id;
+			snprintf(refwant[nr++], 16, "%s", want[k]);
+		}
+	}
+	fclose(f);
+	t0 = now();
+	fd = ids ? link_multi_type(prog, type, ids, nt) : -ENOMEM;
+	link_err = fd < 0 ? -fd : 0;
+	if (fd >= 0)
+		close(fd);
+	say("verdicts: %s: one link over the %d taken: %s (attach and detach %.1f s)", name, nt,
+	    link_err ? strerror(link_err) : "attached", now() - t0);
+	for (i = 0; i < nr && refwant; i++) {
+		x = ref[i];
+		fd = link_multi_type(prog, type, &x, 1);
+		e = fd < 0 ? -fd : 0;
+		if (fd >= 0)
+			close(fd);
+		if (!strcmp(errno_name(e), refwant[i])) {
+			q++;
+			continue;
+		}
+		if (w < VERDICT_EXAMPLES)
+			snprintf(ex[w], sizeof(ex[w]), "id %u: btfids %s, kernel %s", x, refwant[i],
+				 errno_name(e));
+		w++;
+	}
+	say("verdicts: %s: %d taken by btfids, %d taken by one link, %d refused by btfids, %d refused by the kernel alone, %d wrong",
+	    name, nt, link_err ? 0 : nt, nr, q, w + (link_err ? nt : 0));
+	for (i = 0; i < w && i < VERDICT_EXAMPLES; i++)
+		say("verdicts: %s: wrong: %s", name, ex[i]);
+	free(ids);
+	free(ref);
+	free(refwant);
+}
+
+static void judge_verdicts(const char *path, int map)
+{
+	static char log[1 << 12];
+	static const struct {
+		int type;
+		const char *name;
+	} types[] = {
+		{ BPF_TRACE_FENTRY_MULTI, "fentry.multi" },
+		{ BPF_TRACE_FEXIT_MULTI, "fexit.multi" },
+	};
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		int prog = prog_load_type(map, types[k].type, log, sizeof(log));
+
+		if (prog < 0) {
+			say("verdicts: %s FAILED (the program was refused: %s)", types[k].name,
+			    strerror(errno));
+			continue;
+		}
+		judge_verdicts_type(path, k, prog, types[k].type, types[k].name);
+		close(prog);
+	}
+}
+
 /* The table's own tests: the sample alone, one link, or the probe. */
 static void boot_tramp_table(const char *path, const char *probe_path)
 {
@@ -717,6 +827,8 @@ static void boot_tramp_table(const char *path, const char *probe_path)
 	else
 		judge_sample(&t, classes);
 	run(prog, map, &t);
+	if (!access("/verdicts.txt", R_OK))
+		judge_verdicts("/verdicts.txt", map);
 out:
 	if (prog >= 0)
 		close(prog);
