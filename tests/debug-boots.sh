@@ -3,7 +3,8 @@
 # debug tree of kernel/build-tree --debug (the distribution-like config and
 # KASAN, lockdep with PROVE_RCU, DEBUG_ATOMIC_SLEEP, list and object
 # debugging) runs the shared-image proof and the stress (tests/boot-share.sh,
-# --stress with 2 rounds a mode) and upstream's selftests
+# --stress as make check runs it: a round a mode, each over half the
+# functions) and upstream's selftests
 # (tests/selftests-boot.sh).
 # Any KASAN report, lockdep or RCU splat or WARN fails them (they count the
 # kernel's splats). Not part of make check: the debug tree is one more
@@ -28,8 +29,9 @@ grep -q '^CONFIG_KASAN=y' "$DBG/linux-source-7.3/.config" ||
 	{ echo "debug-boots: skipped ($DBG is not the debug tree: no CONFIG_KASAN)"; exit 0; }
 
 passed=0 failed=0
-export BTFIDS_STRESS_ROUNDS=${BTFIDS_STRESS_ROUNDS:-2}
+export BTFIDS_STRESS_ROUNDS=${BTFIDS_STRESS_ROUNDS:-1}
 export BTFIDS_STRESS_OFF_ROUNDS=${BTFIDS_STRESS_OFF_ROUNDS:-1}
+export BTFIDS_STRESS_FIRST=${BTFIDS_STRESS_FIRST:-1}
 for run in boot-share "boot-share --stress" selftests-boot; do
 	read -r s args <<< "$run"
 	# shellcheck disable=SC2086 # args: words
