@@ -25,8 +25,10 @@ export BTFIDS_SELFTESTS_CACHE=${BTFIDS_SELFTESTS_CACHE:-$DBG/selftests-7.3}
 
 [ -f "$DBG/linux-source-7.3/arch/x86/boot/bzImage" ] ||
 	{ echo "debug-boots: skipped (no debug tree in $DBG: kernel/build-tree --debug)"; exit 0; }
-grep -q '^CONFIG_KASAN=y' "$DBG/linux-source-7.3/.config" ||
-	{ echo "debug-boots: skipped ($DBG is not the debug tree: no CONFIG_KASAN)"; exit 0; }
+# the debug tree: lockdep at least (a tree of an older build-tree --debug
+# has no KASAN: tinyconfig's SLUB_TINY kept it out; the end line says which)
+grep -q '^CONFIG_PROVE_LOCKING=y' "$DBG/linux-source-7.3/.config" ||
+	{ echo "debug-boots: skipped ($DBG is not the debug tree: no CONFIG_PROVE_LOCKING)"; exit 0; }
 
 passed=0 failed=0
 export BTFIDS_STRESS_ROUNDS=${BTFIDS_STRESS_ROUNDS:-1}
@@ -44,6 +46,6 @@ for run in boot-share "boot-share --stress" selftests-boot; do
 	*) failed=$((failed + 1)) ;;
 	esac
 done
-echo "debug-boots: $(date -u +%Y-%m-%d), $(grep -m1 -o 'CONFIG_KASAN=y' "$DBG/linux-source-7.3/.config") $(grep -c '^CONFIG_PROVE_\(LOCKING\|RCU\)=y' "$DBG/linux-source-7.3/.config") prove options"
+echo "debug-boots: $(date -u +%Y-%m-%d), the tree's debug options: $(grep -oE '^CONFIG_(KASAN|PROVE_LOCKING|PROVE_RCU|DEBUG_ATOMIC_SLEEP|DEBUG_LIST|DEBUG_OBJECTS|PROVE_RCU_LIST)=y' "$DBG/linux-source-7.3/.config" | sed 's/^CONFIG_//; s/=y$//' | tr '\n' ' ')"
 echo "debug-boots: $passed passed, $failed failed"
 [ "$failed" = 0 ]
