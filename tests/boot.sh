@@ -16,7 +16,7 @@
 #   BTFIDS_BOOT_TIMEOUT    seconds for the whole qemu run (default 540)
 #   BTFIDS_BOOT_SAMPLE     try every K-th function (default 3; 1: all, about 6 min)
 #   BTFIDS_BOOT_MIN        fewest functions the models line must have tried (1000)
-#   BTFIDS_BOOT_BUDGET     seconds the guest may spend on the models (300); it
+#   BTFIDS_BOOT_BUDGET     seconds the guest may spend on the models (400); it
 #                          tries them in a fixed random order and stops there
 #   BTFIDS_BOOT_MAX        try at most the first N of that order (0: all)
 #   BTFIDS_BOOT_BZIMAGE    boot this image instead of the relinked one (and do
@@ -35,7 +35,7 @@ QEMU=${QEMU:-qemu-system-x86_64}
 TIMEOUT=${BTFIDS_BOOT_TIMEOUT:-540}
 SAMPLE=${BTFIDS_BOOT_SAMPLE:-3}
 MIN=${BTFIDS_BOOT_MIN:-1000}
-BUDGET=${BTFIDS_BOOT_BUDGET:-300}
+BUDGET=${BTFIDS_BOOT_BUDGET:-400}
 MAX=${BTFIDS_BOOT_MAX:-0}
 S=$top/tests/boot
 
@@ -119,25 +119,31 @@ lst = lambda a: ",".join(map(str, a)) if a else "-"
 picked, args = [], open(d + "/args.txt", "w")
 for i, line in enumerate(open(d + "/models.jsonl")):
     m = json.loads(line)
-    v = m["verdicts"]["fentry"]
-    text = "%d %s %d %s %d %d %s %s %s %s %s" % (m["id"], m["name"], m["attachable"],
+    vs = [m["verdicts"][t] for t in ("fentry", "fexit", "fmod_ret")]
+    says = [("taken", "-", "-") if v["taken"] else (v["reason"], v["errno"], v["step"])
+            for v in vs]
+    text = "%d %s %d %s %d %d %s %s %s" % (m["id"], m["name"], m["attachable"],
         m.get("reason", "-"), m.get("nr_args", -1), m.get("slots", 0),
-        lst(m.get("arg_size")), lst(m.get("arg_flags")),
-        "taken" if v["taken"] else v["reason"], v.get("errno", "-"), v.get("step", "-"))
+        lst(m.get("arg_size")), lst(m.get("arg_flags")), " ".join(" ".join(x) for x in says))
     # every function the rules treat specially, and every k-th of the rest
-    special = (not m["attachable"] or not v["taken"] or m.get("slots", 0) > 6 or
+    special = (not m["attachable"] or not vs[0]["taken"] or m.get("slots", 0) > 6 or
                any(f & 1 or sz > 8 for f, sz in zip(m.get("arg_flags", []), m.get("arg_size", []))))
-    if special or i % k == 0:
-        picked.append(text)
+    # fexit and fmod_ret too: where their verdict is not fentry's but for
+    # fmod_ret's not-modifiable (nearly every function), each one fmod_ret
+    # takes, and every 10th of the rest
+    more = (says[1] != says[0] or vs[2]["taken"] or
+            (says[2] != says[0] and says[2][0] != "not-modifiable") or i % (10 * k) == 0)
+    if special or i % k == 0 or more:
+        picked.append((text, more))
     if m["name"] in ("do_mmap", "vfs_write", "do_filp_open", "do_file_open"):
-        args.write(text + " 0\n")
+        args.write(text + " 0 0\n")
 # in a fixed random order: what the guest's time budget leaves out is no region of the BTF
 random.Random(12).shuffle(picked)
 picked = picked[:int(sys.argv[3]) or None]
 # two picked functions at one address: one call site, whose links cannot both stay
-at = collections.Counter(addr.get(t.split()[1]) for t in picked)
-open(d + "/models.txt", "w").writelines("%s %d\n" % (t, at[addr.get(t.split()[1])] > 1 and
-                                        t.split()[1] in addr) for t in picked)
+at = collections.Counter(addr.get(t.split()[1]) for t, _ in picked)
+open(d + "/models.txt", "w").writelines("%s %d %d\n" % (t, at[addr.get(t.split()[1])] > 1 and
+                                        t.split()[1] in addr, more) for t, more in picked)
 EOF
 
 echo "$BUDGET" >"$tmp/budget.txt"
@@ -202,6 +208,15 @@ if [ -n "$mt" ] && [ "$md" = 0 ] && [ "$mo" = 0 ] && [ "$mt" -ge "$MIN" ]; then
 else
 	bad "$rel: models: ${mline:-no result} (want 0 differ, 0 outside the model, at least $MIN tried)"
 fi
+for ty in fexit fmod_ret; do
+	tl=$(grep -E "^boot: $rel models: $ty verdicts: " "$tmp/log")
+	if echo "$tl" | grep -qE " [1-9][0-9]* tried, [0-9]+ agree, 0 differ, 0 outside the model$"; then
+		ok "$rel: the kernel agrees with every $ty verdict it was asked (${tl#*verdicts: })"
+	else
+		bad "$rel: $ty verdicts: ${tl:-no line} (want 0 differ, 0 outside the model)"
+		grep -E "^boot: $rel models: $ty: (differ|outside)" "$tmp/log" | head -5
+	fi
+done
 if grep -q "^boot: $rel args ok" "$tmp/log"; then
 	ok "$rel: argument values are in the models' ctx slots"
 else

@@ -27,6 +27,10 @@ struct boot_model {
 	char vstep[8];		/* "load", "attach"; "-" when taken */
 	/* another function of the list is at its address (nm): its link is not kept */
 	bool alias;
+	/* fexit's and fmod_ret's verdicts, judged too when @more */
+	bool more;
+	char xverdict[24], xerr[12], xstep[8];
+	char mverdict[24], merr[12], mstep[8];
 };
 
 #define FMODEL_STRUCT_ARG	1
@@ -62,6 +66,7 @@ const char *last_log_line(void);
  */
 void *boot_grow(void *v, int *cap, int n, size_t size);
 int load_fentry(uint32_t id, const struct bpf_insn *insns, size_t cnt, bool refusal);
+int load_tracing(int type, uint32_t id, const struct bpf_insn *insns, size_t cnt, bool refusal);
 
 void boot_ids(struct btf *vmlinux);
 int boot_models_read(const char *path, const struct btf *vmlinux, struct boot_model **out);

@@ -112,14 +112,19 @@ const char *last_log_line(void)
 }
 
 /*
- * Load a fentry program on BTF FUNC @id; -errno on failure (boot_log then
+ * Load a fentry program (load_tracing(): of attach type @type, fexit or
+ * fmod_ret) on BTF FUNC @id; -errno on failure (boot_log then
  * holds the verifier's log). Without @refusal expected, the log is asked
  * for only when the first load fails: logs cost time under TCG.
  */
 int load_fentry(uint32_t id, const struct bpf_insn *insns, size_t cnt, bool refusal)
 {
-	LIBBPF_OPTS(bpf_prog_load_opts, o, .expected_attach_type = BPF_TRACE_FENTRY,
-		    .attach_btf_id = id);
+	return load_tracing(BPF_TRACE_FENTRY, id, insns, cnt, refusal);
+}
+
+int load_tracing(int type, uint32_t id, const struct bpf_insn *insns, size_t cnt, bool refusal)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, o, .expected_attach_type = type, .attach_btf_id = id);
 	int fd;
 
 	boot_log[0] = 0;

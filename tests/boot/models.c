@@ -51,18 +51,20 @@ static int parse_list(const char *s, uint8_t *v, int n)
 
 /*
  * /models.txt, one function a line: "id name attachable reason nr_args
- * slots sizes flags verdict errno step alias" (reason "-" when attachable;
- * nr_args -1 when not distilled; lists comma-separated, "-" when empty;
- * the fentry verdict's errno and step "-" when taken; alias 1 when another
- * line's function has the same address in the ELF's symbols: two BTF ids
- * of one call site, whose links cannot both stay). Every line must name
+ * slots sizes flags verdict errno step xverdict xerrno xstep mverdict
+ * merrno mstep alias more" (reason "-" when attachable; nr_args -1 when
+ * not distilled; lists comma-separated, "-" when empty; the fentry,
+ * fexit (x) and fmod_ret (m) verdicts, errno and step "-" when taken;
+ * alias 1 when another line's function has the same address in the ELF's
+ * symbols: two BTF ids of one call site, whose links cannot both stay;
+ * more 1: judge fexit and fmod_ret too). Every line must name
  * the guest's own FUNC of that ID, or the file is for another build.
  */
 int boot_models_read(const char *path, const struct btf *vmlinux, struct boot_model **out)
 {
 	char line[512], sizes[64], flags[64];
 	struct boot_model *m = NULL, *x;
-	int n = 0, cap = 0, att, err = 0, k, alias;
+	int n = 0, cap = 0, att, err = 0, k, alias, more;
 	const struct btf_type *t;
 	FILE *f = fopen(path, "r");
 
@@ -77,10 +79,11 @@ int boot_models_read(const char *path, const struct btf *vmlinux, struct boot_mo
 		m = x;
 		x = &m[n];
 		memset(x, 0, sizeof(*x));
-		k = sscanf(line, "%u %127s %d %23s %d %d %63s %63s %23s %11s %7s %d", &x->id,
-			   x->name, &att, x->reason, &x->nr_args, &x->slots, sizes, flags,
-			   x->verdict, x->verr, x->vstep, &alias);
-		if (k != 12 ||
+		k = sscanf(line, "%u %127s %d %23s %d %d %63s %63s %23s %11s %7s %23s %11s %7s "
+			   "%23s %11s %7s %d %d", &x->id, x->name, &att, x->reason, &x->nr_args,
+			   &x->slots, sizes, flags, x->verdict, x->verr, x->vstep, x->xverdict,
+			   x->xerr, x->xstep, x->mverdict, x->merr, x->mstep, &alias, &more);
+		if (k != 19 ||
 		    x->nr_args > BOOT_MAX_ARGS ||
 		    parse_list(sizes, x->size, x->nr_args > 0 ? x->nr_args : 0) ||
 		    parse_list(flags, x->flags, x->nr_args > 0 ? x->nr_args : 0)) {
@@ -89,6 +92,7 @@ int boot_models_read(const char *path, const struct btf *vmlinux, struct boot_mo
 		}
 		x->attachable = att;
 		x->alias = alias;
+		x->more = more;
 		t = btf__type_by_id(vmlinux, x->id);
 		if (!t || !btf_is_func(t) ||
 		    strcmp(btf__name_by_offset(vmlinux, t->name_off), x->name)) {
@@ -212,6 +216,10 @@ static void load_refusal(int err, struct verdict *v)
 		said(v, "noreturn", "EINVAL", "load");
 		return;
 	}
+	if (err == -EINVAL && strstr(l, "is not modifiable")) {
+		said(v, "not-modifiable", "EINVAL", "load");
+		return;
+	}
 	/*
 	 * check_attach_btf_id()'s btf_id_deny refusal: 6.12 says no word,
 	 * 7.x "Attaching tracing programs to function '%s' is rejected."
@@ -304,6 +312,70 @@ static void judge(const struct btf *btf, const struct boot_model *m, struct verd
 
 #define MAX_OUTSIDE	16
 
+/* The kernel's verdict on a program of attach @type (fexit, fmod_ret) on @m alone */
+static void judge_type(const struct boot_model *m, int type, struct verdict *v)
+{
+	const struct bpf_insn insn[] = { MOV_IMM(BPF_REG_0, 0), EXIT() };
+	int fd, lfd;
+
+	memset(v, 0, sizeof(*v));
+	fd = load_tracing(type, m->id, insn, 2, false);
+	if (fd < 0) {
+		load_refusal(fd, v);
+		return;
+	}
+	lfd = bpf_raw_tracepoint_open(NULL, fd);
+	if (lfd < 0) {
+		int err = errno;
+
+		close(fd);
+		attach_refusal(err, m, v);
+		return;
+	}
+	if (m->alias)
+		close(lfd);
+	close(fd);
+	said(v, "taken", "-", "-");
+}
+
+struct type_count {
+	const char *name;
+	int tried, agree, differ, outside;
+};
+
+/* fexit and fmod_ret on the functions marked "more" */
+static void judge_more(const struct boot_model *m, struct type_count tc[2])
+{
+	static const int types[2] = { BPF_TRACE_FEXIT, BPF_MODIFY_RETURN };
+	const char *want[2][3] = {
+		{ m->xverdict, m->xerr, m->xstep }, { m->mverdict, m->merr, m->mstep },
+	};
+	struct verdict v;
+
+	for (int k = 0; k < 2; k++) {
+		judge_type(m, types[k], &v);
+		tc[k].tried++;
+		if (!v.reason) {
+			tc[k].outside++;
+			say("models: %s: outside: %s (id %u): %s", tc[k].name, m->name, m->id,
+			    v.outside);
+			continue;
+		}
+		if (!strcmp(want[k][0], "cpu-alternative") &&
+		    (!strcmp(v.reason, "taken") || !strcmp(v.reason, "no-ftrace-site")))
+			v.reason = "cpu-alternative", v.err = want[k][1], v.step = want[k][2];
+		if (!strcmp(v.reason, want[k][0]) && !strcmp(v.err, want[k][1]) &&
+		    !strcmp(v.step, want[k][2])) {
+			tc[k].agree++;
+			continue;
+		}
+		if (tc[k].differ++ < 10)
+			say("models: %s: differ: %s (id %u): btfids %s %s %s, kernel %s %s %s (%s)",
+			    tc[k].name, m->name, m->id, want[k][0], want[k][1], want[k][2],
+			    v.reason, v.err, v.step, v.detail);
+	}
+}
+
 void boot_models(const struct btf *vmlinux, const struct boot_model *m, int n, int budget)
 {
 	struct {
@@ -313,6 +385,7 @@ void boot_models(const struct btf *vmlinux, const struct boot_model *m, int n, i
 	} out[MAX_OUTSIDE] = {}, ref[MAX_OUTSIDE] = {};
 	int i, j, agree = 0, differ = 0, outside = 0, nout = 0, nref = 0, attached = 0;
 	char (*diffs)[320] = calloc(n, sizeof(*diffs));
+	struct type_count tc[2] = { { .name = "fexit" }, { .name = "fmod_ret" } };
 	double t0 = now();
 	struct verdict v;
 
@@ -329,6 +402,8 @@ void boot_models(const struct btf *vmlinux, const struct boot_model *m, int n, i
 			break;
 		}
 		judge(vmlinux, &m[i], &v);
+		if (m[i].more)
+			judge_more(&m[i], tc);
 		if (!v.reason) {
 			outside++;
 			for (j = 0; j < nout && strcmp(out[j].what, v.outside); j++)
@@ -365,6 +440,9 @@ void boot_models(const struct btf *vmlinux, const struct boot_model *m, int n, i
 	}
 	say("models: %d tried, %d agree, %d differ, %d outside the model", i, agree, differ,
 	    outside);
+	for (j = 0; j < 2; j++)
+		say("models: %s verdicts: %d tried, %d agree, %d differ, %d outside the model",
+		    tc[j].name, tc[j].tried, tc[j].agree, tc[j].differ, tc[j].outside);
 	say("models: %d attached, %.1f s, %.2f ms a function", attached, now() - t0,
 	    i ? (now() - t0) * 1000 / i : 0);
 	say("models: seconds: load %.1f, attach %.1f, close %.1f, ctx past the args %.1f",
