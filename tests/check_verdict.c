@@ -134,10 +134,11 @@ START_TEST(t_every_func)
 	if (!path)
 		return;
 	ck_assert_int_eq(TL_RUN_OUT(&out, &err, "models", "--all", "--verdicts", path), 0);
-	for (p = out; (p = strchr(p, '\n')); p++)
-		lines++;
-	for (p = out; (p = strstr(p, "\"taken\":")); p++)
-		verdicts++;
+	/* a byte loop: sanitizers check a whole string at each str*() call */
+	for (p = out; *p; p++) {
+		lines += *p == '\n';
+		verdicts += *p == '"' && !strncmp(p, "\"taken\":", 8);
+	}
 	ck_assert_int_gt(lines, 40000);
 	ck_assert_int_eq(verdicts, 5 * lines);
 	free(out);
