@@ -30,6 +30,11 @@ export BTFIDS_SELFTESTS_CACHE=${BTFIDS_SELFTESTS_CACHE:-$DBG/selftests-7.3}
 grep -q '^CONFIG_PROVE_LOCKING=y' "$DBG/linux-source-7.3/.config" ||
 	{ echo "debug-boots: skipped ($DBG is not the debug tree: no CONFIG_PROVE_LOCKING)"; exit 0; }
 
+# RCU's stall detector measures the emulator here: lockdep and every
+# function traced under one TCG thread (bootlib.sh) starve the grace-period
+# kthreads past the default 21 s ("rcu_preempt kthread starved"), with no
+# task stuck; 5 minutes still catches a real stall
+export BTFIDS_BOOT_APPEND="${BTFIDS_BOOT_APPEND:-rcupdate.rcu_cpu_stall_timeout=300}"
 passed=0 failed=0
 export BTFIDS_STRESS_ROUNDS=${BTFIDS_STRESS_ROUNDS:-1}
 export BTFIDS_STRESS_OFF_ROUNDS=${BTFIDS_STRESS_OFF_ROUNDS:-1}
