@@ -170,7 +170,9 @@ static int models_elf(struct models_opts *o, const char *path, struct btfids_elf
 	if (!err)
 		err = btfids_tramp_rules_of_elf(ru, e, *kernel, r);
 	/* verdicts for a vmlinux only: a module's functions are another story */
-	if (!err && o->verdicts && e->type != ET_REL) {
+	if (!err && o->verdicts && e->type == ET_REL) {
+		btfids_warn(r, "%s: no attach verdicts: a module (verdicts are a vmlinux's)", path);
+	} else if (!err && o->verdicts) {
 		err = btfids_attach_info_read(e, *kernel, ai, r);
 		err = err > 0 ? 0 : err;
 	}

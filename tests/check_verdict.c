@@ -164,6 +164,31 @@ START_TEST(t_no_verdicts)
 }
 END_TEST
 
+/* A module gets no verdicts either, and a warning that says why */
+START_TEST(t_module)
+{
+	const char *home = getenv("HOME");
+	char *path = kernel_path("amd64-6.12"), *mod = NULL, *out = NULL, *err = NULL;
+
+	if (!path)
+		return;
+	ck_assert_int_ge(asprintf(&mod, "%s/.cache/btfids/kernels/amd64-6.12/modules/nf_conntrack.ko",
+				  home ? home : "/root"), 0);
+	if (access(mod, R_OK)) {
+		printf("check_verdict: %s not fetched, skipped\n", mod);
+	} else {
+		ck_assert_int_eq(TL_RUN_OUT(&out, &err, "models", "--all", "--verdicts", "-b", path,
+					    mod), 0);
+		ck_assert_ptr_null(strstr(out, "verdicts"));
+		ck_assert_ptr_nonnull(strstr(err, "no attach verdicts: a module"));
+	}
+	free(out);
+	free(err);
+	free(mod);
+	free(path);
+}
+END_TEST
+
 /* --verdicts reads a vmlinux's symbols: only with --all */
 START_TEST(t_usage)
 {
@@ -185,6 +210,7 @@ static Suite *verdict_suite(void)
 	tcase_add_test(tc, t_debian_7);
 	tcase_add_test(tc, t_every_func);
 	tcase_add_test(tc, t_no_verdicts);
+	tcase_add_test(tc, t_module);
 	tcase_add_test(tc, t_usage);
 	suite_add_tcase(s, tc);
 	return s;
