@@ -33,8 +33,10 @@ grep -q '^CONFIG_PROVE_LOCKING=y' "$DBG/linux-source-7.3/.config" ||
 # RCU's stall detector measures the emulator here: lockdep and every
 # function traced under one TCG thread (bootlib.sh) starve the grace-period
 # kthreads past the default 21 s ("rcu_preempt kthread starved"), with no
-# task stuck; 5 minutes still catches a real stall
-export BTFIDS_BOOT_APPEND="${BTFIDS_BOOT_APPEND:-rcupdate.rcu_cpu_stall_timeout=300}"
+# task stuck; RCU Tasks likewise past its 10 minutes (a mass attach or
+# detach under lockdep is one long syscall); 5 and 30 minutes still catch
+# a real stall
+export BTFIDS_BOOT_APPEND="${BTFIDS_BOOT_APPEND:-rcupdate.rcu_cpu_stall_timeout=300 rcupdate.rcu_task_stall_timeout=1800000}"
 passed=0 failed=0
 export BTFIDS_STRESS_ROUNDS=${BTFIDS_STRESS_ROUNDS:-1}
 export BTFIDS_STRESS_OFF_ROUNDS=${BTFIDS_STRESS_OFF_ROUNDS:-1}
