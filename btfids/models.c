@@ -198,6 +198,7 @@ static int models_all(struct models_opts *o, const char *path)
 	if (kind == BTFIDS_FILE_ELF) {
 		err = models_elf(o, path, &e, &ru, &kernel, from, sizeof(from), &own_base, &ai);
 		if (err) {
+			btfids_tramp_rules_free(&ru);
 			if (e.elf)
 				btfids_elf_close(&e);
 			return err;

@@ -22,8 +22,9 @@ struct ksym {
 };
 
 struct btfids_attach_info {
+	const struct btfids_elf *e;	/* the entries' bytes (poke_ip()); open while in use */
 	unsigned int kernel;
-	struct ksym *by_addr;	/* ascending address, then symbol order */
+	struct ksym *by_addr;	/* ascending address */
 	struct ksym *by_name;	/* ascending name, then address */
 	size_t nr_ksyms;
 	uint64_t *sites;	/* ftrace call sites, ascending */
@@ -39,7 +40,14 @@ struct btfids_attach_info {
 	size_t nr_deny, nr_noreturn, nr_fmodret;
 };
 
-/* kfunc sets registered with register_btf_fmodret_id_set() (7.3: net/bpf/test_run.c, net/mptcp/bpf.c) */
+#define SECURITY_PREFIX		"security_"	/* kernel/bpf/verifier.c */
+#define X64_SYSCALL_PREFIX	"__x64_"	/* has_arch_syscall_prefix(), x86_64 */
+
+/*
+ * kfunc sets registered with register_btf_fmodret_id_set(), by name: the
+ * registration is code, not data (7.3's callers: net/bpf/test_run.c,
+ * net/mptcp/bpf.c; a release that adds one needs its set here)
+ */
 static const char *const fmodret_sets[] = {
 	"bpf_test_modify_return_ids",
 	"bpf_mptcp_fmodret_ids",
@@ -131,9 +139,14 @@ struct text_ranges {
 	uint64_t t0, t1, i0, i1;	/* _stext, _etext, _sinittext, _einittext */
 };
 
+/*
+ * symbol_valid(): inside a range, ends included, but for the symbols that
+ * share an end's address without being it (they may move between the
+ * link's passes); no function is at an end.
+ */
 static bool in_text_ranges(const struct text_ranges *r, uint64_t a)
 {
-	return (a >= r->t0 && a <= r->t1) || (a >= r->i0 && a <= r->i1);
+	return (a >= r->t0 && a < r->t1) || (a >= r->i0 && a < r->i1);
 }
 
 static size_t text_ranges_only(const struct text_ranges *r, struct btfids_attach_info *ai)
@@ -180,7 +193,10 @@ static int read_ksyms(const struct btfids_elf *e, struct btfids_attach_info *ai)
 	const char *name;
 	GElf_Sym sym;
 
-	if (elf_getshdrnum(e->elf, &nsec) || !(exec = calloc(nsec + 1, sizeof(*exec))))
+	if (elf_getshdrnum(e->elf, &nsec))
+		return -EINVAL;
+	exec = calloc(nsec + 1, sizeof(*exec));
+	if (!exec)
 		return -ENOMEM;
 	for (i = 1; i < nsec; i++)
 		exec[i] = exec_section(e, i);
@@ -411,6 +427,7 @@ static int read_sets(const struct btfids_elf *e, struct btfids_attach_info *ai,
 	return err;
 }
 
+/* Free what btfids_attach_info_read() made; NULL is fine */
 void btfids_attach_info_free(struct btfids_attach_info *ai)
 {
 	if (!ai)
@@ -446,12 +463,13 @@ int btfids_attach_info_read(const struct btfids_elf *e, unsigned int kernel,
 	if (!ai)
 		return -ENOMEM;
 	ai->kernel = kernel;
+	ai->e = e;
 	err = read_ksyms(e, ai);
 	if (!err) {
 		err = read_addrs(e, "__start_mcount_loc", "__stop_mcount_loc", 8, &ai->sites,
 				 &ai->nr_sites);
 		if (err == -ENOENT) {
-			btfids_warn(r, "%s: no attach verdicts: no __start_mcount_loc (a kernel without ftrace)",
+			btfids_warn(r, "%s: no attach verdicts: no __start_mcount_loc and __stop_mcount_loc (a kernel without ftrace)",
 				    e->path);
 			btfids_attach_info_free(ai);
 			return 1;
@@ -467,6 +485,12 @@ int btfids_attach_info_read(const struct btfids_elf *e, unsigned int kernel,
 	ai->init_end = sym_value(e, "__init_end");
 	ai->stext = sym_value(e, "_stext");
 	ai->etext = sym_value(e, "_etext");
+	if (!err && (!ai->init_begin || !ai->init_end || !ai->stext || !ai->etext)) {
+		btfids_warn(r, "%s: no attach verdicts: no _stext, _etext, __init_begin or __init_end (not a vmlinux)",
+			    e->path);
+		btfids_attach_info_free(ai);
+		return 1;
+	}
 	if (err) {
 		btfids_err(r, e->path, "cannot read what the attach verdicts need: %s",
 			   strerror(-err));
@@ -514,6 +538,17 @@ static bool has_site(const struct btfids_attach_info *ai, uint64_t addr, uint64_
 	return lo < ai->nr_sites && ai->sites[lo] < end;
 }
 
+/* The poke's ip: past an ENDBR64 (IBT), as bpf_arch_text_poke() steps over one */
+static uint64_t poke_ip(const struct btfids_attach_info *ai, uint64_t addr)
+{
+	static const unsigned char endbr64[4] = { 0xf3, 0x0f, 0x1e, 0xfa };
+	unsigned char b[4];
+
+	if (read_at(ai->e, addr, b, sizeof(b)) || memcmp(b, endbr64, sizeof(b)))
+		return addr;
+	return addr + sizeof(b);
+}
+
 static bool has_alt(const struct btfids_attach_info *ai, uint64_t ip)
 {
 	return bsearch(&ip, ai->alts, ai->nr_alts, sizeof(*ai->alts), cmp_u64);
@@ -553,11 +588,12 @@ static void refuse(struct btfids_verdict *v, enum btfids_refusal why, enum btfid
  */
 static bool modifiable(const struct btfids_attach_info *ai, const char *name, uint64_t addr)
 {
-	if (!strncmp(name, "security_", 9))
+	if (!strncmp(name, SECURITY_PREFIX, sizeof(SECURITY_PREFIX) - 1))
 		return true;
 	if (ai->has_ei)
 		return bsearch(&addr, ai->ei, ai->nr_ei, sizeof(*ai->ei), cmp_u64);
-	return (!ai->kernel || ai->kernel >= BTFIDS_KERNEL(7, 0)) && !strncmp(name, "__x64_", 6);
+	return (!ai->kernel || ai->kernel >= BTFIDS_KERNEL(7, 0)) &&
+	       !strncmp(name, X64_SYSCALL_PREFIX, sizeof(X64_SYSCALL_PREFIX) - 1);
 }
 
 /* Steps 1-6 of verdict.h: BPF_PROG_LOAD. True when it refuses. */
@@ -613,8 +649,7 @@ void btfids_verdicts(const struct btfids_attach_info *ai, const char *name, uint
 	bool freed = addr >= ai->init_begin && addr < ai->init_end;
 	bool site = addr && !freed && has_site(ai, addr, end);
 	bool text = addr >= ai->stext && addr < ai->etext;
-	/* the poke's ip: past an ENDBR64 (IBT), as bpf_arch_text_poke() steps over it */
-	bool alt = addr && (has_alt(ai, addr) || has_alt(ai, addr + 4));
+	bool alt = addr && has_alt(ai, poke_ip(ai, addr));
 	bool multi = !ai->kernel || ai->kernel >= BTFIDS_KERNEL(7, 2);
 	int a;
 

@@ -122,14 +122,16 @@ touch "$tmp/empty"
 # btfids' tracing_multi verdicts of every function, for the guest to judge
 # (tramp.c judge_verdicts()): "id fentry.multi fexit.multi", each "taken" or
 # the errno
-"$B" models --all --verdicts "$tmp/vmlinux" 2>/dev/null | python3 -c '
+"$B" models --all --verdicts "$tmp/vmlinux" >"$tmp/verdicts.jsonl" 2>"$tmp/err" ||
+	bad "btfids models --all --verdicts: $(tail -1 "$tmp/err")"
+python3 -c '
 import json, sys
 for line in sys.stdin:
     m = json.loads(line)
     v = m.get("verdicts", {})
     w = ["taken" if v[t]["taken"] else v[t]["errno"] for t in ("fentry.multi", "fexit.multi") if t in v]
     if len(w) == 2:
-        print(m["id"], *w)' >"$tmp/verdicts.txt"
+        print(m["id"], *w)' <"$tmp/verdicts.jsonl" >"$tmp/verdicts.txt"
 cpio /tramp.txt "$tmp/tramp.txt" /verdicts.txt "$tmp/verdicts.txt" >"$tmp/initrd1.cpio"
 cpio /tramp.txt "$tmp/tramp.txt" /tramp-probe "$tmp/probe.txt" >"$tmp/initrd2.cpio"
 cpio /tramp-klog "$tmp/empty" >"$tmp/initrd3.cpio"
@@ -181,7 +183,7 @@ nv=$(wc -l <"$tmp/verdicts.txt")
 for vt in fentry.multi fexit.multi; do
 	expect "$vt: one link takes every function btfids' verdict takes; each it refuses is refused alone, with its errno ($nv functions)" \
 		"verdicts: $vt: [0-9]+ taken" \
-		"verdicts: $vt: ([0-9]+) taken by btfids, \\1 taken by one link, ([0-9]+) refused by btfids, \\2 refused by the kernel alone, 0 wrong$"
+		"verdicts: $vt: ([1-9][0-9]*) taken by btfids, \\1 taken by one link, ([0-9]+) refused by btfids, \\2 refused by the kernel alone, 0 wrong$"
 	grep -E "^boot: $rel verdicts: $vt: (one link|wrong)" "$L" | head -5
 done
 grep -q '^boot: end' "$L" || bad "the first guest did not finish; log ends: $(tail -c 300 "$L" | tr '\n' ' ')"

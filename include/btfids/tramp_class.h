@@ -41,9 +41,10 @@ void btfids_tramp_class_print(struct btfids_json *j, const char *name, uint32_t 
 
 /*
  * The same line with, last, "verdicts" when @v is not NULL: an object of
- * one member per attach type (verdict.h; "fentry", "fexit", "fmod_ret"),
- * each {"taken": true} or {"taken": false, "reason": R, "errno": E,
- * "step": "load"|"attach"}, R a verdict.h name or the model's reason.
+ * one member per attach type the release has (verdict.h; "fentry",
+ * "fexit", "fmod_ret", "fentry.multi", "fexit.multi"), each
+ * {"taken": true} or {"taken": false, "reason": R, "errno": E,
+ * "step": "load"|"attach"|"link"}, R a verdict.h name or the model's reason.
  */
 void btfids_tramp_class_print_verdicts(struct btfids_json *j, const char *name, uint32_t id,
 				       long cls, const struct btfids_fmodel *m,

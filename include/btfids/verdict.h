@@ -41,12 +41,14 @@
  * A tracing_multi link (fentry.multi, fexit.multi; 7.2 on) checks each of
  * its functions when it is created (bpf_check_attach_btf_id_multi(), 7.3),
  * all at BPF_LINK_CREATE ("link"), in this order: fexit.multi and
- * noreturn_deny, EINVAL; btf_id_deny, EINVAL; the model, EINVAL (the
- * patched kernel's trampoline table: ENOTSUPP for the arch's refusal,
- * here); a return over 8 bytes for fexit.multi, EOPNOTSUPP; no kallsyms
- * address or no ftrace site there (init text included), ENOENT; then the
- * arch trampoline's refusal of the model, ENOTSUPP. A link fails when any
- * of its functions does.
+ * noreturn_deny, EINVAL; btf_id_deny, EINVAL; the model
+ * (btf_distill_func_proto()), EINVAL; a return over 8 bytes for
+ * fexit.multi, EOPNOTSUPP; no kallsyms address or no ftrace site there
+ * (init text included), ENOENT; then the arch trampoline's refusal of the
+ * model, ENOTSUPP. (The patched kernel with its trampoline table on gives
+ * the arch's refusal, ENOTSUPP, with the model's, before the return and
+ * address checks: it differs only for a function refused both ways, of
+ * which x86_64 has none.) A link fails when any of its functions does.
  *
  * Names come from kallsyms as the kernel builds it: every symbol of the
  * ELF's symbol table in an executable section; a name held more than once
@@ -73,7 +75,7 @@ enum btfids_attach {
 	BTFIDS_NR_ATTACH,
 };
 
-/* Why an attach type is refused; names in btfids_refusal_str() */
+/* Why an attach type is refused; names in btfids_verdict_str() */
 enum btfids_refusal {
 	BTFIDS_TAKEN,			/* "taken" */
 	BTFIDS_REF_MODEL,		/* the model's reason (fmodel.h) */

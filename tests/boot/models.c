@@ -363,7 +363,7 @@ static void judge_more(const struct boot_model *m, struct type_count tc[2])
 		}
 		if (!strcmp(want[k][0], "cpu-alternative") &&
 		    (!strcmp(v.reason, "taken") || !strcmp(v.reason, "no-ftrace-site")))
-			v.reason = "cpu-alternative", v.err = want[k][1], v.step = want[k][2];
+			said(&v, "cpu-alternative", want[k][1], want[k][2]);
 		if (!strcmp(v.reason, want[k][0]) && !strcmp(v.err, want[k][1]) &&
 		    !strcmp(v.step, want[k][2])) {
 			tc[k].agree++;
@@ -421,7 +421,7 @@ void boot_models(const struct btf *vmlinux, const struct boot_model *m, int n, i
 		/* the build cannot tell which CPU boots: either outcome is the verdict's */
 		if (!strcmp(m[i].verdict, "cpu-alternative") &&
 		    (!strcmp(v.reason, "taken") || !strcmp(v.reason, "no-ftrace-site")))
-			v.reason = "cpu-alternative", v.err = m[i].verr, v.step = m[i].vstep;
+			said(&v, "cpu-alternative", m[i].verr, m[i].vstep);
 		if (!strcmp(v.reason, m[i].verdict) && !strcmp(v.err, m[i].verr) &&
 		    !strcmp(v.step, m[i].vstep)) {
 			agree++;

@@ -722,12 +722,20 @@ static void judge_verdicts_type(const char *path, int k, int prog, int type, con
 	}
 	while (fscanf(f, "%u %15s %15s", &id, want[0], want[1]) == 3) {
 		if (nt + nr >= cap) {
+			void *a, *b, *c;
+
 			cap = cap ? 2 * cap : 4096;
-			ids = realloc(ids, cap * sizeof(*ids));
-			ref = realloc(ref, cap * sizeof(*ref));
-			refwant = realloc(refwant, cap * sizeof(*refwant));
-			if (!ids || !ref || !refwant)
-				break;
+			a = realloc(ids, cap * sizeof(*ids));
+			ids = a ? a : ids;
+			b = realloc(ref, cap * sizeof(*ref));
+			ref = b ? b : ref;
+			c = realloc(refwant, cap * sizeof(*refwant));
+			refwant = c ? c : refwant;
+			if (!a || !b || !c) {
+				say("verdicts: %s FAILED (no memory)", name);
+				fclose(f);
+				goto out;
+			}
 		}
 		if (!strcmp(want[k], "taken")) {
 			ids[nt++] = id;
@@ -737,14 +745,18 @@ static void judge_verdicts_type(const char *path, int k, int prog, int type, con
 		}
 	}
 	fclose(f);
+	if (!nt) {
+		say("verdicts: %s FAILED (no function taken in %s)", name, path);
+		goto out;
+	}
 	t0 = now();
-	fd = ids ? link_multi_type(prog, type, ids, nt) : -ENOMEM;
+	fd = link_multi_type(prog, type, ids, nt);
 	link_err = fd < 0 ? -fd : 0;
 	if (fd >= 0)
 		close(fd);
 	say("verdicts: %s: one link over the %d taken: %s (attach and detach %.1f s)", name, nt,
 	    link_err ? strerror(link_err) : "attached", now() - t0);
-	for (i = 0; i < nr && refwant; i++) {
+	for (i = 0; i < nr; i++) {
 		x = ref[i];
 		fd = link_multi_type(prog, type, &x, 1);
 		e = fd < 0 ? -fd : 0;
@@ -763,6 +775,7 @@ static void judge_verdicts_type(const char *path, int k, int prog, int type, con
 	    name, nt, link_err ? 0 : nt, nr, q, w + (link_err ? nt : 0));
 	for (i = 0; i < w && i < VERDICT_EXAMPLES; i++)
 		say("verdicts: %s: wrong: %s", name, ex[i]);
+out:
 	free(ids);
 	free(ref);
 	free(refwant);
