@@ -36,7 +36,9 @@ grep -q '^CONFIG_PROVE_LOCKING=y' "$DBG/linux-source-7.3/.config" ||
 # task stuck; RCU Tasks likewise past its 10 minutes (a mass attach or
 # detach under lockdep is one long syscall); 5 and 30 minutes still catch
 # a real stall (rcu_task_stall_timeout is in jiffies: the tree has HZ=250)
-export BTFIDS_BOOT_APPEND="${BTFIDS_BOOT_APPEND:-rcupdate.rcu_cpu_stall_timeout=300 rcupdate.rcu_task_stall_timeout=450000}"
+# loglevel=5: the console shows WARNINGs (lockdep reports among them;
+# bootlib.sh boots with loglevel=4)
+export BTFIDS_BOOT_APPEND="${BTFIDS_BOOT_APPEND:-rcupdate.rcu_cpu_stall_timeout=300 rcupdate.rcu_task_stall_timeout=450000 loglevel=5}"
 passed=0 failed=0
 export BTFIDS_STRESS_ROUNDS=${BTFIDS_STRESS_ROUNDS:-1}
 export BTFIDS_STRESS_OFF_ROUNDS=${BTFIDS_STRESS_OFF_ROUNDS:-1}
