@@ -22,7 +22,8 @@ struct ksym {
 };
 
 struct btfids_attach_info {
-	const struct btfids_elf *e;	/* the entries' bytes (poke_ip()); open while in use */
+	const struct btfids_elf *e;
+	uint64_t bound[16];		/* bound_names[]' values (0: absent) */	/* the entries' bytes (poke_ip()); open while in use */
 	unsigned int kernel;
 	struct ksym *by_addr;	/* ascending address */
 	struct ksym *by_name;	/* ascending name, then address */
@@ -93,19 +94,42 @@ static bool exec_section(const struct btfids_elf *e, size_t shndx)
 }
 
 /*
- * The value of symbol @name anywhere in the table (linker-script symbols
- * such as __start_mcount_loc are global, _sinittext too), or 0.
+ * The symbols whose values the rules need (linker-script symbols such as
+ * __start_mcount_loc are global, _sinittext too), read in one pass over
+ * the table (read_bounds()) into btfids_attach_info.bound[].
  */
-static uint64_t sym_value(const struct btfids_elf *e, const char *name)
+static const char *const bound_names[] = {
+	"_stext", "_etext", "_sinittext", "_einittext", "__init_begin", "__init_end",
+	"kallsyms_num_syms", "__start_mcount_loc", "__stop_mcount_loc",
+	"__start_error_injection_whitelist", "__stop_error_injection_whitelist",
+};
+
+#define NR_BOUNDS	(sizeof(bound_names) / sizeof(bound_names[0]))
+_Static_assert(NR_BOUNDS <= 16, "btfids_attach_info.bound[] holds them");
+
+static void read_bounds(const struct btfids_elf *e, uint64_t *bound)
 {
 	const char *n;
 	GElf_Sym sym;
-	size_t i, shndx;
+	size_t i, k, shndx;
 
-	for (i = 1; i < e->nr_syms; i++)
-		if (!btfids_elf_sym(e, i, &sym, &shndx, &n) && shndx != SHN_UNDEF &&
-		    !strcmp(n, name))
-			return sym.st_value;
+	for (i = 1; i < e->nr_syms; i++) {
+		if (btfids_elf_sym(e, i, &sym, &shndx, &n) || shndx == SHN_UNDEF)
+			continue;
+		for (k = 0; k < NR_BOUNDS; k++)
+			if (!bound[k] && !strcmp(n, bound_names[k]))
+				bound[k] = sym.st_value;
+	}
+}
+
+/* The value of bound_names[] symbol @name, or 0 */
+static uint64_t sym_value(const struct btfids_attach_info *ai, const char *name)
+{
+	size_t k;
+
+	for (k = 0; k < NR_BOUNDS; k++)
+		if (!strcmp(bound_names[k], name))
+			return ai->bound[k];
 	return 0;
 }
 
@@ -162,7 +186,7 @@ static size_t text_ranges_only(const struct text_ranges *r, struct btfids_attach
 static bool all_symbols(const struct btfids_elf *e, const struct btfids_attach_info *ai,
 			const struct text_ranges *r)
 {
-	uint64_t at = sym_value(e, "kallsyms_num_syms");
+	uint64_t at = sym_value(ai, "kallsyms_num_syms");
 	size_t i, all = 0, text = 0, shndx;
 	const char *name;
 	unsigned char b[4];
@@ -216,10 +240,10 @@ static int read_ksyms(const struct btfids_elf *e, struct btfids_attach_info *ai)
 	}
 	free(exec);
 	ai->nr_ksyms = n;
-	r.t0 = sym_value(e, "_stext");
-	r.t1 = sym_value(e, "_etext");
-	r.i0 = sym_value(e, "_sinittext");
-	r.i1 = sym_value(e, "_einittext");
+	r.t0 = sym_value(ai, "_stext");
+	r.t1 = sym_value(ai, "_etext");
+	r.i0 = sym_value(ai, "_sinittext");
+	r.i1 = sym_value(ai, "_einittext");
 	if (!all_symbols(e, ai, &r))
 		n = ai->nr_ksyms = text_ranges_only(&r, ai);
 	ai->by_name = malloc((n ? n : 1) * sizeof(*ai->by_name));
@@ -247,10 +271,11 @@ static uint64_t get_long(const struct btfids_elf *e, const unsigned char *p)
  * The words of the array between symbols @start and @stop, @stride bytes
  * an element, its first word a long (an address), sorted, into @out.
  */
-static int read_addrs(const struct btfids_elf *e, const char *start, const char *stop,
-		      size_t stride, uint64_t **out, size_t *nr)
+static int read_addrs(const struct btfids_attach_info *ai, const char *start,
+		      const char *stop, size_t stride, uint64_t **out, size_t *nr)
 {
-	uint64_t a = sym_value(e, start), b = sym_value(e, stop);
+	const struct btfids_elf *e = ai->e;
+	uint64_t a = sym_value(ai, start), b = sym_value(ai, stop);
 	unsigned char *buf;
 	size_t i, n;
 	int err;
@@ -310,7 +335,7 @@ static uint64_t ksym_end(const struct btfids_attach_info *ai, uint64_t addr)
 static int read_ei(const struct btfids_elf *e, struct btfids_attach_info *ai)
 {
 	size_t stride = e->elf_class == ELFCLASS32 ? 8 : 16, i;
-	int err = read_addrs(e, "__start_error_injection_whitelist",
+	int err = read_addrs(ai, "__start_error_injection_whitelist",
 			     "__stop_error_injection_whitelist", stride, &ai->ei, &ai->nr_ei);
 
 	if (err == -ENOENT)	/* no CONFIG_FUNCTION_ERROR_INJECTION */
@@ -464,9 +489,10 @@ int btfids_attach_info_read(const struct btfids_elf *e, unsigned int kernel,
 		return -ENOMEM;
 	ai->kernel = kernel;
 	ai->e = e;
+	read_bounds(e, ai->bound);
 	err = read_ksyms(e, ai);
 	if (!err) {
-		err = read_addrs(e, "__start_mcount_loc", "__stop_mcount_loc", 8, &ai->sites,
+		err = read_addrs(ai, "__start_mcount_loc", "__stop_mcount_loc", 8, &ai->sites,
 				 &ai->nr_sites);
 		if (err == -ENOENT) {
 			btfids_warn(r, "%s: no attach verdicts: no __start_mcount_loc and __stop_mcount_loc (a kernel without ftrace)",
@@ -481,10 +507,10 @@ int btfids_attach_info_read(const struct btfids_elf *e, unsigned int kernel,
 		err = read_ei(e, ai);
 	if (!err)
 		err = read_sets(e, ai, r);
-	ai->init_begin = sym_value(e, "__init_begin");
-	ai->init_end = sym_value(e, "__init_end");
-	ai->stext = sym_value(e, "_stext");
-	ai->etext = sym_value(e, "_etext");
+	ai->init_begin = sym_value(ai, "__init_begin");
+	ai->init_end = sym_value(ai, "__init_end");
+	ai->stext = sym_value(ai, "_stext");
+	ai->etext = sym_value(ai, "_etext");
 	if (!err && (!ai->init_begin || !ai->init_end || !ai->stext || !ai->etext)) {
 		btfids_warn(r, "%s: no attach verdicts: no _stext, _etext, __init_begin or __init_end (not a vmlinux)",
 			    e->path);
