@@ -35,9 +35,10 @@
 #define STRESS_ROUNDS		4	/* unless /share-stress gives a number */
 /*
  * Free memory after the rounds against before them, both after the
- * warm-up, less the threads' stacks: what the proofs allow (share_proof.c,
- * MEM_TOLERANCE_KB) plus the kprobe_multi link's fprobe hash tables, which
- * the kernel keeps sized for the largest link.
+ * warm-up (the stress's warms up a kprobe_multi link too: fprobe's tables
+ * stay sized for the largest link), less the threads' stacks: what the
+ * proofs allow (share_proof.c, MEM_TOLERANCE_KB) and 1 MB for the per-CPU
+ * page lists of a second CPU under load, which MemFree does not count.
  */
 #define STRESS_MEM_TOLERANCE_KB	6144
 #define STRESS_SETTLE_SECS	120.0
@@ -294,6 +295,9 @@ void share_stress(struct share_ctx *c, int mode)
 	lost = share_mem_lost_kb(&base, &end);
 	if (lost > STRESS_MEM_TOLERANCE_KB)
 		bad++;
-	say("stress: end %s: %d rounds, %d functions, %ld cpus, %d bad, memory %+ld kB",
-	    m, rounds, most, ncpu, bad, lost);
+	say("stress: end %s: %d rounds, %d functions, %ld cpus, %d bad, memory %+ld kB "
+	    "(VmallocUsed %+ld, Slab %+ld, Percpu %+ld, KernelStack %+ld kB, threads %+ld)",
+	    m, rounds, most, ncpu, bad, lost, end.vmalloc_kb - base.vmalloc_kb,
+	    end.slab_kb - base.slab_kb, end.percpu_kb - base.percpu_kb,
+	    end.stack_kb - base.stack_kb, end.threads - base.threads);
 }
