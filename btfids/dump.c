@@ -288,15 +288,16 @@ static void print_tramp2(struct dump_opts *o, const struct dumped *d)
 		btfids_json_uint_field(j, "machine", h->machine);
 		btfids_json_uint_field(j, "functions", h->nr_funcs);
 		btfids_json_uint_field(j, "classes", h->nr_classes);
+		btfids_json_uint_field(j, "verdicts", h->nr_verdicts);
 		btfids_json_uint_field(j, "max_slots", h->max_slots);
 		btfids_json_uint_field(j, "size", h->size);
 		btfids_json_uint_field(j, "btf_crc32", h->btf_crc32);
 		btfids_json_end_object(j);
 		return;
 	}
-	fprintf(o->out.out, "%s: .BTF_tramp: trampoline table v2, %u functions in %u classes, max %u slots, %u bytes, e_machine %u, .BTF crc32 %#010x (matches)\n",
-		d->path, h->nr_funcs, h->nr_classes, h->max_slots, h->size, h->machine,
-		h->btf_crc32);
+	fprintf(o->out.out, "%s: .BTF_tramp: trampoline table v%u, %u functions in %u classes, %u distinct verdicts, max %u slots, %u bytes, e_machine %u, .BTF crc32 %#010x (matches)\n",
+		d->path, h->version, h->nr_funcs, h->nr_classes, h->nr_verdicts, h->max_slots,
+		h->size, h->machine, h->btf_crc32);
 }
 
 static void print_file_head(struct dump_opts *o, const struct dumped *d)

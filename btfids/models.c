@@ -173,7 +173,7 @@ static int models_elf(struct models_opts *o, const char *path, struct btfids_elf
 	if (!err && o->verdicts && e->type == ET_REL) {
 		btfids_warn(r, "%s: no attach verdicts: a module (verdicts are a vmlinux's)", path);
 	} else if (!err && o->verdicts) {
-		err = btfids_attach_info_read(e, *kernel, ai, r);
+		err = btfids_attach_info_read(e, NULL, *kernel, ai, r);
 		err = err > 0 ? 0 : err;
 	}
 	return err;
@@ -367,7 +367,7 @@ static int parse_args(int argc, char **argv, struct models_opts *o)
 		return usage_err("--kernel %s: not a kernel release (--kernel takes a version: 6.12, 7.3)",
 				 o->kernel_str);
 	if (o->verdicts && !o->all)
-		return usage_err("%s", "--verdicts only with --all (stored tables hold models, not verdicts)");
+		return usage_err("%s", "--verdicts only with --all (a version 3 table, in an ELF or raw, shows its own)");
 	if (o->btf && o->all)
 		return usage_err("%s", "--btf names a stored v2 table's functions; --all reads FILE's own BTF");
 	return -1;

@@ -28,6 +28,7 @@
 #include "btfids/release.h"
 #include "btfids/srctree.h"
 #include "btfids/tramp2.h"
+#include "btfids/verdict.h"
 #include "btfids/tramp_fill.h"
 #include "btfids/write.h"
 
@@ -313,24 +314,44 @@ static int want_tramp2(struct resolve_opts *o, struct run *u)
 	return 0;
 }
 
-/* The v2 table from the final BTF, by the release's rules; -v says what it is. */
+/*
+ * The facts of @u the attach verdicts need (verdict.h), or NULL: only an
+ * x86_64 vmlinux with ftrace call sites gets verdicts; its table is then
+ * version 3. A negative errno after an error line.
+ */
+static int attach_info(struct resolve_opts *o, struct run *u, struct btfids_attach_info **ai)
+{
+	*ai = NULL;
+	if (u->e.machine != EM_X86_64 || !btfids_elf_defines(&u->e, "__start_mcount_loc"))
+		return 0;
+	return btfids_attach_info_read(&u->e, u->ids, release_rules(u), ai, &o->rep) < 0 ?
+	       -EINVAL : 0;
+}
+
+/* The table from the final BTF, by the release's rules; -v says what it is. */
 static int build_tramp2(struct resolve_opts *o, struct run *u)
 {
+	struct btfids_attach_info *ai = NULL;
 	struct btfids_tramp_rules ru;
 	struct btfids_tramp2 *t = &u->t2;
 	int err;
 
 	err = btfids_tramp_rules_init(&ru, &u->e, &u->s, u->ids, release_rules(u));
-	if (err)
+	if (err) {
 		btfids_err(&o->rep, u->e.path, "out of memory");
-	else
-		err = btfids_tramp2_build(u->btf, &ru, btfids_elf_big_endian(&u->e), u->e.path,
+		return err;
+	}
+	err = attach_info(o, u, &ai);
+	if (!err)
+		err = btfids_tramp2_build(u->btf, &ru, ai, btfids_elf_big_endian(&u->e), u->e.path,
 					  t, &o->rep);
 	if (!err)
-		btfids_dbg(&o->rep, 1, "%s: trampoline table v2 (%s): %u functions, %u classes, %u bytes (%.2f a function), %s, %s rules\n",
-			   u->e.path, u->tramp2_why, t->nr_funcs, t->nr_classes, t->size,
+		btfids_dbg(&o->rep, 1, "%s: trampoline table v%u (%s): %u functions, %u classes, %u verdicts, %u bytes (%.2f a function), %s, %s rules\n",
+			   u->e.path, t->version, u->tramp2_why, t->nr_funcs, t->nr_classes,
+			   t->nr_verdicts, t->size,
 			   t->nr_funcs ? (double)t->size / t->nr_funcs : 0.0, ru.a.name,
 			   u->rel.from ? u->rel.text : "the newest");
+	btfids_attach_info_free(ai);
 	btfids_tramp_rules_free(&ru);
 	return err;
 }

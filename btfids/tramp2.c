@@ -97,16 +97,50 @@ static void class_set_free(struct class_set *cs)
 	free(cs->slot);
 }
 
-/* Header, classes, func_id[], func_class[] into t->buf (zeroed: padding). */
-static void put_table(struct btfids_tramp2 *t, const struct class_set *cs,
-		      const uint32_t *ids, const uint16_t *cls, uint16_t machine,
-		      uint32_t crc, bool be)
+/* Distinct verdicts, in order of first use: a few dozen in a vmlinux, so a list */
+struct verdict_set {
+	struct btf_tramp_verdict *rec;
+	uint32_t nr, cap, last;
+};
+
+static long verdict_set_add(struct verdict_set *vs, const struct btf_tramp_verdict *v)
 {
-	unsigned char *p = t->buf;
+	struct btf_tramp_verdict *rec;
 	uint32_t i;
 
+	if (vs->nr && !memcmp(&vs->rec[vs->last], v, sizeof(*v)))
+		return vs->last;
+	for (i = 0; i < vs->nr; i++)
+		if (!memcmp(&vs->rec[i], v, sizeof(*v)))
+			return vs->last = i;
+	if (vs->nr == BTF_TRAMP2_MAX_VERDICTS)
+		return -E2BIG;
+	if (vs->nr == vs->cap) {
+		uint32_t cap = vs->cap ? vs->cap * 2 : 64;
+
+		rec = reallocarray(vs->rec, cap, sizeof(*rec));
+		if (!rec)
+			return -ENOMEM;
+		vs->rec = rec;
+		vs->cap = cap;
+	}
+	vs->rec[vs->nr] = *v;
+	return vs->last = vs->nr++;
+}
+
+/*
+ * Header, classes, verdicts (version 3), func_id[], func_class[],
+ * func_verdict[] (version 3) into t->buf (zeroed: padding).
+ */
+static void put_table(struct btfids_tramp2 *t, const struct class_set *cs,
+		      const struct verdict_set *vs, const uint32_t *ids, const uint16_t *cls,
+		      const uint16_t *ver, uint16_t machine, uint32_t crc, bool be)
+{
+	unsigned char *p = t->buf;
+	uint32_t i, a;
+
 	btfids_put32(p, BTF_TRAMP_MAGIC, be);
-	btfids_put16(p + 4, BTF_TRAMP2_VERSION, be);
+	btfids_put16(p + 4, t->version, be);
 	btfids_put16(p + 6, machine, be);
 	btfids_put32(p + 8, crc, be);
 	btfids_put32(p + 12, t->nr_funcs, be);
@@ -114,13 +148,49 @@ static void put_table(struct btfids_tramp2 *t, const struct class_set *cs,
 	btfids_put16(p + 20, BTF_TRAMP_CLASS_SIZE, be);
 	btfids_put16(p + 22, t->max_slots, be);
 	btfids_put32(p + 24, t->size, be);
+	btfids_put16(p + 28, t->nr_verdicts, be);
+	btfids_put16(p + 30, ver ? BTF_TRAMP_VERDICT_SIZE : 0, be);
 	p += BTF_TRAMP2_HDR_SIZE;
 	memcpy(p, cs->rec, (size_t)cs->nr * BTF_TRAMP_CLASS_SIZE);
 	p += (size_t)cs->nr * BTF_TRAMP_CLASS_SIZE;
+	for (i = 0; ver && i < vs->nr; i++)
+		for (a = 0; a < BTF_TRAMP_NR_ATTACH; a++, p += 4) {
+			p[0] = vs->rec[i].at[a].refusal;
+			p[1] = vs->rec[i].at[a].step;
+			btfids_put16(p + 2, vs->rec[i].at[a].err, be);
+		}
 	for (i = 0; i < t->nr_funcs; i++, p += 4)
 		btfids_put32(p, ids[i], be);
 	for (i = 0; i < t->nr_funcs; i++, p += 2)
 		btfids_put16(p, cls[i], be);
+	for (i = 0; ver && i < t->nr_funcs; i++, p += 2)
+		btfids_put16(p, ver[i], be);
+}
+
+/* The verdicts of every function of @ids (classes @cls of @cs) into @vs and @ver. */
+static int judge_funcs(const struct btf *btf, const struct btfids_attach_info *ai,
+		       const struct class_set *cs, const uint32_t *ids, const uint16_t *cls,
+		       struct btfids_tramp2 *t, struct verdict_set *vs, uint16_t *ver)
+{
+	struct btfids_verdict v[BTFIDS_NR_ATTACH];
+	struct btf_tramp_verdict rec;
+	struct btfids_fmodel m;
+	uint32_t i;
+	long k;
+
+	for (i = 0; i < t->nr_funcs; i++) {
+		const struct btf_type *ty = btf__type_by_id(btf, ids[i]);
+
+		btfids_tramp_get_class((const struct btf_tramp_class *)cs->rec + cls[i], &m);
+		btfids_verdicts(ai, btf__name_by_offset(btf, ty->name_off), ids[i], &m, v);
+		btfids_verdict_put(v, &rec);
+		k = verdict_set_add(vs, &rec);
+		if (k < 0)
+			return k;
+		ver[i] = k;
+	}
+	t->nr_verdicts = vs->nr;
+	return 0;
 }
 
 /*
@@ -180,39 +250,47 @@ static int classify_funcs(const struct btf *btf, const struct btfids_tramp_rules
 }
 
 int btfids_tramp2_build(const struct btf *btf, const struct btfids_tramp_rules *ru,
-			bool be, const char *path, struct btfids_tramp2 *t,
-			struct btfids_report *r)
+			const struct btfids_attach_info *ai, bool be, const char *path,
+			struct btfids_tramp2 *t, struct btfids_report *r)
 {
 	uint32_t n = btf__type_cnt(btf), *ids = malloc((size_t)n * sizeof(*ids));
 	uint16_t *cls = malloc((size_t)n * sizeof(*cls));
+	uint16_t *ver = ai ? malloc((size_t)n * sizeof(*ver)) : NULL;
 	struct class_set cs = {};
+	struct verdict_set vs = {};
 	const void *raw;
 	uint32_t raw_size;
 	int err = -ENOMEM;
 
 	memset(t, 0, sizeof(*t));
+	t->version = ai ? BTF_TRAMP3_VERSION : BTF_TRAMP2_VERSION;
 	raw = btf__raw_data(btf, &raw_size);
-	if (!ids || !cls || !raw)
+	if (!ids || !cls || !raw || (ai && !ver))
 		goto out;
 	err = classify_funcs(btf, ru, &cs, ids, cls, t);
+	if (!err && ai)
+		err = judge_funcs(btf, ai, &cs, ids, cls, t, &vs, ver);
 	if (err)
 		goto out;
-	t->size = BTF_TRAMP2_SIZE((uint64_t)t->nr_classes, (uint64_t)t->nr_funcs);
+	t->size = BTF_TRAMP2_SIZE(t->version, (uint64_t)t->nr_classes, (uint64_t)t->nr_verdicts,
+				  (uint64_t)t->nr_funcs);
 	t->buf = calloc(1, t->size);
 	if (!t->buf) {
 		err = -ENOMEM;
 		goto out;
 	}
-	put_table(t, &cs, ids, cls, ru->a.machine, crc32(0, raw, raw_size), be);
+	put_table(t, &cs, &vs, ids, cls, ver, ru->a.machine, crc32(0, raw, raw_size), be);
 out:
 	if (err == -E2BIG)
-		btfids_err(r, path, "trampoline table v2: more than %u distinct func models",
+		btfids_err(r, path, "trampoline table: more than %u distinct func models or verdicts",
 			   BTF_TRAMP2_MAX_CLASSES);
 	else if (err)
-		btfids_err(r, path, "trampoline table v2: out of memory");
+		btfids_err(r, path, "trampoline table: out of memory");
 	class_set_free(&cs);
+	free(vs.rec);
 	free(ids);
 	free(cls);
+	free(ver);
 	return err;
 }
 
@@ -225,7 +303,8 @@ void btfids_tramp2_free(struct btfids_tramp2 *t)
 bool btfids_tramp2_is(const unsigned char *p, size_t len, bool be)
 {
 	return len >= 8 && btfids_get32(p, be) == BTF_TRAMP_MAGIC &&
-	       btfids_get16(p + 4, be) == BTF_TRAMP2_VERSION;
+	       (btfids_get16(p + 4, be) == BTF_TRAMP2_VERSION ||
+		btfids_get16(p + 4, be) == BTF_TRAMP3_VERSION);
 }
 
 bool btfids_tramp2_file_is(const char *path, int be)
@@ -243,12 +322,16 @@ bool btfids_tramp2_file_is(const char *path, int be)
 	return btfids_tramp2_is(h, sizeof(h), false) || btfids_tramp2_is(h, sizeof(h), true);
 }
 
-/* The header's fields, and (when they add up) func_id[], func_class[] to host order. */
+/*
+ * The header's fields, and (when they add up) the verdicts' errnos,
+ * func_id[], func_class[] and func_verdict[] to host order.
+ */
 static void to_host(unsigned char *h, const unsigned char *p, size_t len, bool be)
 {
 	struct btf_tramp2_hdr *hd = (struct btf_tramp2_hdr *)h;
-	uint32_t *id, i;
-	uint16_t *cl;
+	struct btf_tramp_verdict *v;
+	uint32_t *id, i, a;
+	uint16_t *cl, *fv;
 
 	memcpy(h, p, len);
 	if (len < BTF_TRAMP2_HDR_SIZE)
@@ -262,15 +345,25 @@ static void to_host(unsigned char *h, const unsigned char *p, size_t len, bool b
 	hd->class_size = btfids_get16(p + 20, be);
 	hd->max_slots = btfids_get16(p + 22, be);
 	hd->size = btfids_get32(p + 24, be);
-	hd->reserved = btfids_get32(p + 28, be);
-	if (hd->nr_classes > BTF_TRAMP2_MAX_CLASSES ||
-	    BTF_TRAMP2_SIZE((uint64_t)hd->nr_classes, (uint64_t)hd->nr_funcs) != len)
+	hd->nr_verdicts = btfids_get16(p + 28, be);
+	hd->verdict_size = btfids_get16(p + 30, be);
+	if ((hd->version != BTF_TRAMP2_VERSION && hd->version != BTF_TRAMP3_VERSION) ||
+	    hd->nr_classes > BTF_TRAMP2_MAX_CLASSES ||
+	    BTF_TRAMP2_SIZE(hd->version, (uint64_t)hd->nr_classes, (uint64_t)hd->nr_verdicts,
+			    (uint64_t)hd->nr_funcs) != len)
 		return;
+	v = (struct btf_tramp_verdict *)btf_tramp2_verdicts(hd);
+	for (i = 0; i < hd->nr_verdicts; i++)
+		for (a = 0; a < BTF_TRAMP_NR_ATTACH; a++)
+			v[i].at[a].err = btfids_get16((unsigned char *)&v[i].at[a].err, be);
 	id = (uint32_t *)btf_tramp2_func_ids(hd);
 	cl = (uint16_t *)btf_tramp2_func_classes(hd);
+	fv = (uint16_t *)btf_tramp2_func_verdicts(hd);
 	for (i = 0; i < hd->nr_funcs; i++) {
 		id[i] = btfids_get32((unsigned char *)&id[i], be);
 		cl[i] = btfids_get16((unsigned char *)&cl[i], be);
+		if (hd->version == BTF_TRAMP3_VERSION)
+			fv[i] = btfids_get16((unsigned char *)&fv[i], be);
 	}
 }
 
@@ -283,6 +376,14 @@ static void say_bad(const struct btf_tramp2_hdr *h, size_t size, int st, uint32_
 		snprintf(buf, len, " (function %u of %u)", where, h->nr_funcs);
 	else if (st == BTF_TRAMP2_BAD_CLASS)
 		snprintf(buf, len, " (class %u of %u)", where, h->nr_classes);
+	else if (st == BTF_TRAMP2_BAD_FUNC_VERDICT)
+		snprintf(buf, len, " (function %u of %u, %u verdicts)", where, h->nr_funcs,
+			 h->nr_verdicts);
+	else if (st == BTF_TRAMP2_BAD_VERDICT)
+		snprintf(buf, len, " (verdict %u of %u)", where, h->nr_verdicts);
+	else if (st == BTF_TRAMP2_BAD_VERDICT_SIZE)
+		snprintf(buf, len, " (version %u, verdict size %u, %u verdicts)", h->version,
+			 h->verdict_size, h->nr_verdicts);
 	else if (st == BTF_TRAMP2_BAD_MACHINE)
 		snprintf(buf, len, " (table %u, image %d)", h->machine, machine);
 	else if (st == BTF_TRAMP2_BAD_CRC)
@@ -314,14 +415,16 @@ int btfids_tramp2_read(const unsigned char *p, size_t len, bool be, int machine,
 	st = btf_tramp2_check(t->buf, len, machine, crc, &where);
 	if (st != BTF_TRAMP2_VALID) {
 		say_bad(h, len, st, where, machine, crc, why, sizeof(why));
-		btfids_err(r, path, "%s: v2 trampoline table: %s%s", what,
+		btfids_err(r, path, "%s: trampoline table: %s%s", what,
 			   btf_tramp2_status_str(st), why);
 		btfids_tramp2_free(t);
 		return -EINVAL;
 	}
 	t->size = len;
+	t->version = h->version;
 	t->nr_funcs = h->nr_funcs;
 	t->nr_classes = h->nr_classes;
+	t->nr_verdicts = h->nr_verdicts;
 	t->max_slots = h->max_slots;
 	return 0;
 }
@@ -436,6 +539,8 @@ static int print_funcs(const struct btfids_tramp2 *t, const struct btf *btf,
 	const struct btf_tramp_class *c = btf_tramp2_classes(h);
 	const uint32_t *ids = btf_tramp2_func_ids(h);
 	const uint16_t *cls = btf_tramp2_func_classes(h);
+	const uint16_t *ver = btf_tramp2_func_verdicts(h);
+	struct btfids_verdict v[BTFIDS_NR_ATTACH];
 	struct btfids_fmodel m;
 	struct btfids_json j;
 	uint32_t i;
@@ -452,8 +557,11 @@ static int print_funcs(const struct btfids_tramp2 *t, const struct btf *btf,
 		if (!btfids_models_wanted(func, btf__name_by_offset(btf, ty->name_off)))
 			continue;
 		btfids_tramp_get_class(&c[cls[i]], &m);
-		btfids_tramp_class_print(&j, btf__name_by_offset(btf, ty->name_off), ids[i],
-					 cls[i], &m);
+		if (h->version == BTF_TRAMP3_VERSION)
+			btfids_verdict_get(&btf_tramp2_verdicts(h)[ver[i]], m.reason, v);
+		btfids_tramp_class_print_verdicts(&j, btf__name_by_offset(btf, ty->name_off),
+						  ids[i], cls[i], &m,
+						  h->version == BTF_TRAMP3_VERSION ? v : NULL);
 	}
 	return fflush(out) ? -EIO : 0;
 }

@@ -13,6 +13,7 @@
 
 #include "btfids/patch.h"
 #include "btfids/syms.h"
+#include "btfids/tramp.h"
 #include "btfids/verdict.h"
 
 /* A kallsyms symbol: a name at an address in an executable section */
@@ -405,15 +406,15 @@ static int read_alts(const struct btfids_elf *e, struct btfids_attach_info *ai)
 }
 
 /* The non-zero IDs of set (or set8) @name into a sorted array */
-static int read_set(const struct btfids_elf *e, const struct btfids_syms *s, const char *name,
-		    uint32_t **out, size_t *nr)
+static int read_set(const struct btfids_elf *e, const unsigned char *data,
+		    const struct btfids_syms *s, const char *name, uint32_t **out, size_t *nr)
 {
 	bool be = btfids_elf_big_endian(e);
 	size_t i, j;
 
 	for (i = 0; i < s->nr_sets; i++) {
 		const struct btfids_set *set = &s->sets[i];
-		const unsigned char *p = e->ids.data + set->off;
+		const unsigned char *p = data + set->off;
 		bool set8 = set->kind == BTFIDS_SET8;
 		uint32_t *ids;
 
@@ -435,19 +436,20 @@ static int read_set(const struct btfids_elf *e, const struct btfids_syms *s, con
 	return 0;
 }
 
-static int read_sets(const struct btfids_elf *e, struct btfids_attach_info *ai,
-		     struct btfids_report *r)
+static int read_sets(const struct btfids_elf *e, const unsigned char *ids,
+		     struct btfids_attach_info *ai, struct btfids_report *r)
 {
+	const unsigned char *data = ids ? ids : e->ids.data;
 	struct btfids_syms s = {};
 	size_t i;
 	int err = btfids_syms_collect(e, &s, r);
 
 	if (!err)
-		err = read_set(e, &s, "btf_id_deny", &ai->deny, &ai->nr_deny);
+		err = read_set(e, data, &s, "btf_id_deny", &ai->deny, &ai->nr_deny);
 	if (!err)
-		err = read_set(e, &s, "noreturn_deny", &ai->noreturn, &ai->nr_noreturn);
+		err = read_set(e, data, &s, "noreturn_deny", &ai->noreturn, &ai->nr_noreturn);
 	for (i = 0; !err && i < sizeof(fmodret_sets) / sizeof(fmodret_sets[0]); i++)
-		err = read_set(e, &s, fmodret_sets[i], &ai->fmodret, &ai->nr_fmodret);
+		err = read_set(e, data, &s, fmodret_sets[i], &ai->fmodret, &ai->nr_fmodret);
 	btfids_syms_free(&s);
 	return err;
 }
@@ -468,8 +470,9 @@ void btfids_attach_info_free(struct btfids_attach_info *ai)
 	free(ai);
 }
 
-int btfids_attach_info_read(const struct btfids_elf *e, unsigned int kernel,
-			    struct btfids_attach_info **out, struct btfids_report *r)
+int btfids_attach_info_read(const struct btfids_elf *e, const unsigned char *ids,
+			    unsigned int kernel, struct btfids_attach_info **out,
+			    struct btfids_report *r)
 {
 	struct btfids_attach_info *ai;
 	const char *why = NULL;
@@ -506,7 +509,7 @@ int btfids_attach_info_read(const struct btfids_elf *e, unsigned int kernel,
 	if (!err)
 		err = read_ei(e, ai);
 	if (!err)
-		err = read_sets(e, ai, r);
+		err = read_sets(e, ids, ai, r);
 	ai->init_begin = sym_value(ai, "__init_begin");
 	ai->init_end = sym_value(ai, "__init_end");
 	ai->stext = sym_value(ai, "_stext");
@@ -700,6 +703,50 @@ void btfids_verdicts(const struct btfids_attach_info *ai, const char *name, uint
 			refuse(&v[a], BTFIDS_REF_CPU_ALT, BTFIDS_STEP_ATTACH, EBUSY);
 		else if (!site)		/* the entry is no 5-byte nop to poke */
 			refuse(&v[a], BTFIDS_REF_NO_SITE, BTFIDS_STEP_ATTACH, EBUSY);
+	}
+}
+
+/* The table's codes are these enums' values (include/btfids/tramp.h) */
+_Static_assert((int)BTFIDS_NR_ATTACH == (int)BTF_TRAMP_NR_ATTACH &&
+	       (int)BTFIDS_FEXIT_MULTI == (int)BTF_TRAMP_FEXIT_MULTI, "attach types");
+_Static_assert((int)BTFIDS_NR_REFUSALS == (int)BTF_TRAMP_NR_REFUSALS &&
+	       (int)BTFIDS_REF_MODEL == (int)BTF_TRAMP_REF_MODEL &&
+	       (int)BTFIDS_REF_NO_SITE == (int)BTF_TRAMP_REF_NO_SITE &&
+	       (int)BTFIDS_REF_CPU_ALT == (int)BTF_TRAMP_REF_CPU_ALT, "refusals");
+_Static_assert((int)BTFIDS_STEP_LINK == (int)BTF_TRAMP_STEP_LINK, "steps");
+_Static_assert(sizeof(struct btf_tramp_verdict) == BTF_TRAMP_VERDICT_SIZE, "verdict size");
+
+void btfids_verdict_put(const struct btfids_verdict v[BTFIDS_NR_ATTACH],
+			struct btf_tramp_verdict *out)
+{
+	int a;
+
+	memset(out, 0, sizeof(*out));
+	for (a = 0; a < BTFIDS_NR_ATTACH; a++) {
+		if (!v[a].given) {
+			out->at[a].refusal = BTF_TRAMP_NOT_JUDGED;
+			continue;
+		}
+		out->at[a].refusal = v[a].refusal;
+		out->at[a].step = v[a].step;
+		out->at[a].err = v[a].err;
+	}
+}
+
+void btfids_verdict_get(const struct btf_tramp_verdict *in, int model_reason,
+			struct btfids_verdict v[BTFIDS_NR_ATTACH])
+{
+	int a;
+
+	for (a = 0; a < BTFIDS_NR_ATTACH; a++) {
+		memset(&v[a], 0, sizeof(v[a]));
+		v[a].model_reason = model_reason;
+		v[a].given = in->at[a].refusal != BTF_TRAMP_NOT_JUDGED;
+		if (!v[a].given)
+			continue;
+		v[a].refusal = in->at[a].refusal;
+		v[a].step = in->at[a].step;
+		v[a].err = in->at[a].err;
 	}
 }
 

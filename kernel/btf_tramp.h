@@ -26,31 +26,52 @@
  *   struct btf_tramp_class    nr_classes times, class_size (56) bytes each,
  *                             byte for byte distinct, in the order of their
  *                             first function
+ *   struct btf_tramp_verdict  nr_verdicts times, verdict_size (20) bytes
+ *                             each, byte for byte distinct (version 3 only)
  *   u32 func_id[nr_funcs]     BTF FUNC type IDs, strictly ascending
  *   u16 func_class[nr_funcs]  index of each one's class, same order
+ *   u16 func_verdict[nr_funcs] index of each one's verdict (version 3 only)
  *   zero padding              to a multiple of 4: BTF_TRAMP2_SIZE() bytes
  *
  * A function the trampoline cannot attach to has a class whose attachable
- * is 0 and reason says why. A consumer checks (the kernel at boot): magic,
- * version, machine (its own e_machine), class_size, size (the section's
- * length), size == BTF_TRAMP2_SIZE(nr_classes, nr_funcs) with nr_classes
- * <= BTF_TRAMP2_MAX_CLASSES, func_id non-zero and strictly ascending, every
- * func_class < nr_classes, every class sane (nr_args <= BTF_TRAMP_MAX_ARGS,
- * arg_size <= 16, reason < BTF_TRAMP_NR_REASONS, attachable == (reason ==
- * BTF_TRAMP_OK)), and btf_crc32 against the crc32 of its own .BTF. Lookup:
- * binary search of func_id, then func_class.
+ * is 0 and reason says why. Version 3 adds each function's attach verdicts:
+ * for each attach type (enum btf_tramp_attach), whether the kernel takes a
+ * program of that type on the function, and if not why (enum
+ * btf_tramp_refusal), with the errno and the step that refuses it, by the
+ * checks of the kernel release the table was built for (btfids'
+ * include/btfids/verdict.h lists them); version 2 has none (nr_verdicts
+ * and verdict_size 0). A consumer checks (the kernel at boot): magic,
+ * version (2 or 3), machine (its own e_machine), class_size, size (the
+ * section's length), verdict_size (BTF_TRAMP_VERDICT_SIZE in version 3,
+ * else 0), size == BTF_TRAMP2_SIZE(version, nr_classes, nr_verdicts,
+ * nr_funcs) with nr_classes <= BTF_TRAMP2_MAX_CLASSES, func_id non-zero
+ * and strictly ascending, every func_class < nr_classes and func_verdict <
+ * nr_verdicts, every class sane (nr_args <= BTF_TRAMP_MAX_ARGS, arg_size
+ * <= 16, reason < BTF_TRAMP_NR_REASONS, attachable == (reason ==
+ * BTF_TRAMP_OK)), every verdict sane (each attach type's refusal <
+ * BTF_TRAMP_NR_REFUSALS or BTF_TRAMP_NOT_JUDGED; taken with step and errno
+ * 0, refused with both non-zero, step < BTF_TRAMP_NR_STEPS), and btf_crc32
+ * against the crc32 of its own .BTF. Lookup: binary search of func_id,
+ * then func_class and func_verdict.
  */
 #define BTF_TRAMP_MAGIC		0x50525442u	/* "BTRP" read as a little-endian u32 */
 #define BTF_TRAMP2_VERSION	2
+#define BTF_TRAMP3_VERSION	3		/* version 2 and the verdicts */
 #define BTF_TRAMP_MAX_ARGS	12		/* MAX_BPF_FUNC_ARGS */
 #define BTF_TRAMP2_HDR_SIZE	32
 #define BTF_TRAMP_CLASS_SIZE	56
+#define BTF_TRAMP_VERDICT_SIZE	20
 #define BTF_TRAMP2_MAX_CLASSES	65535		/* func_class is 16 bits */
+#define BTF_TRAMP2_MAX_VERDICTS	65535		/* nr_verdicts is 16 bits */
 
-/* Bytes of a v2 table: header, classes, func_id, func_class, padding */
-#define BTF_TRAMP2_SIZE(nr_classes, nr_funcs)				\
-	((BTF_TRAMP2_HDR_SIZE + (nr_classes) * BTF_TRAMP_CLASS_SIZE +	\
-	  (nr_funcs) * 6 + 3) / 4 * 4)
+/*
+ * Bytes of a table of @version (2 or 3): header, classes, verdicts,
+ * func_id, func_class, func_verdict, padding
+ */
+#define BTF_TRAMP2_SIZE(version, nr_classes, nr_verdicts, nr_funcs)		\
+	((BTF_TRAMP2_HDR_SIZE + (nr_classes) * BTF_TRAMP_CLASS_SIZE +		\
+	  (nr_verdicts) * BTF_TRAMP_VERDICT_SIZE +				\
+	  (nr_funcs) * ((version) >= BTF_TRAMP3_VERSION ? 8 : 6) + 3) / 4 * 4)
 
 /*
  * Argument location (class.loc): one byte per part, two parts per
@@ -91,6 +112,45 @@ enum btf_tramp_reason {
 	BTF_TRAMP_NR_REASONS,
 };
 
+/*
+ * The attach types a verdict is given for, in struct btf_tramp_verdict's
+ * order: BPF_TRACE_FENTRY, BPF_TRACE_FEXIT, BPF_MODIFY_RETURN, and the
+ * tracing_multi links (7.2 on) BPF_TRACE_FENTRY_MULTI, BPF_TRACE_FEXIT_MULTI.
+ */
+enum btf_tramp_attach {
+	BTF_TRAMP_FENTRY = 0,
+	BTF_TRAMP_FEXIT,
+	BTF_TRAMP_FMOD_RET,
+	BTF_TRAMP_FENTRY_MULTI,
+	BTF_TRAMP_FEXIT_MULTI,
+	BTF_TRAMP_NR_ATTACH,
+};
+
+/* Why an attach type is refused (struct btf_tramp_verdict's refusal) */
+enum btf_tramp_refusal {
+	BTF_TRAMP_TAKEN = 0,		/* "taken": no refusal */
+	BTF_TRAMP_REF_MODEL,		/* the func model: its class's reason */
+	BTF_TRAMP_REF_RET_OVER_8,	/* "ret-over-8": fexit/fmod_ret, return > 8 bytes */
+	BTF_TRAMP_REF_NO_ADDRESS,	/* "no-address": no kallsyms address */
+	BTF_TRAMP_REF_NOT_MODIFIABLE,	/* "not-modifiable": fmod_ret on neither list */
+	BTF_TRAMP_REF_DENY,		/* "deny": in btf_id_deny */
+	BTF_TRAMP_REF_NORETURN,		/* "noreturn": in noreturn_deny */
+	BTF_TRAMP_REF_INIT_TEXT,	/* "init-text": no kernel text after boot */
+	BTF_TRAMP_REF_NO_SITE,		/* "no-ftrace-site" */
+	BTF_TRAMP_REF_CPU_ALT,		/* "cpu-alternative": EBUSY, or taken (verdict.h) */
+	BTF_TRAMP_NR_REFUSALS,
+	BTF_TRAMP_NOT_JUDGED = 0xff,	/* the release has no such attach type */
+};
+
+/* The step that refuses (struct btf_tramp_verdict's step) */
+enum btf_tramp_step {
+	BTF_TRAMP_STEP_NONE = 0,	/* taken, or not judged */
+	BTF_TRAMP_STEP_LOAD,		/* BPF_PROG_LOAD (bpf_check_attach_target()) */
+	BTF_TRAMP_STEP_ATTACH,		/* the attach (bpf_trampoline_link_prog()) */
+	BTF_TRAMP_STEP_LINK,		/* BPF_LINK_CREATE of a tracing_multi link */
+	BTF_TRAMP_NR_STEPS,
+};
+
 /* v2 table header, 32 bytes */
 struct btf_tramp2_hdr {
 	u32 magic;		/* BTF_TRAMP_MAGIC */
@@ -102,7 +162,8 @@ struct btf_tramp2_hdr {
 	u16 class_size;		/* BTF_TRAMP_CLASS_SIZE */
 	u16 max_slots;		/* most 8-byte slots of any attachable class */
 	u32 size;		/* bytes of the table, padding included */
-	u32 reserved;		/* 0 */
+	u16 nr_verdicts;	/* version 3; 0 in version 2 */
+	u16 verdict_size;	/* BTF_TRAMP_VERDICT_SIZE in version 3; 0 in version 2 */
 };
 
 /* One distinct func model, 56 bytes: struct btf_func_model's fields first */
@@ -118,6 +179,23 @@ struct btf_tramp_class {
 	u8 distilled;		/* 1: the model fields above are valid */
 	u8 reserved;		/* 0 */
 	u8 loc[BTF_TRAMP_MAX_ARGS][2];	/* BTF_TRAMP_LOC_*, when attachable */
+};
+
+/*
+ * One attach type's verdict, 4 bytes: the refusal (enum btf_tramp_refusal),
+ * the step (enum btf_tramp_step) and the errno (positive; ENOTSUPP is the
+ * kernel's 524), all 0 when taken; refusal BTF_TRAMP_NOT_JUDGED with the
+ * rest 0 when not judged.
+ */
+struct btf_tramp_attach_verdict {
+	u8 refusal;
+	u8 step;
+	u16 err;
+};
+
+/* One distinct set of verdicts, 20 bytes: one per enum btf_tramp_attach */
+struct btf_tramp_verdict {
+	struct btf_tramp_attach_verdict at[BTF_TRAMP_NR_ATTACH];
 };
 
 /* ---- btf_tramp format: end ---- */

@@ -7,7 +7,7 @@
  * Every expected byte is written here from the format (issue 18's v2
  * specification: header fields at 0 magic, 4 version, 6 machine, 8 btf_crc32,
  * 12 nr_funcs, 16 nr_classes, 20 class_size, 22 max_slots, 24 size, 28
- * reserved; a class: ret_size, ret_flags, nr_args, nr_slots, arg_size[12],
+ * nr_verdicts (version 3), 30 verdict_size; a class: ret_size, ret_flags, nr_args, nr_slots, arg_size[12],
  * arg_flags[12], attachable, reason, distilled, reserved, loc[12][2]) and
  * the models from the kernel's rules (kernel/bpf/btf.c
  * btf_distill_func_proto(); SysV x86-64 registers rdi=0, rsi=1), never
@@ -78,7 +78,7 @@ static void build(bool be, struct btfids_tramp2 *t)
 	struct btfids_report r = { .out = stderr };
 
 	ck_assert_int_eq(btfids_arch_from_name("x86_64", &ru.a), 0);
-	ck_assert_int_eq(btfids_tramp2_build(btf, &ru, be, "test", t, &r), 0);
+	ck_assert_int_eq(btfids_tramp2_build(btf, &ru, NULL, be, "test", t, &r), 0);
 }
 
 static uint32_t rd32(const unsigned char *p, bool be)
@@ -131,7 +131,7 @@ START_TEST(t_build)
 		ck_assert_int_eq(rd16(p + 20, be), 56);
 		ck_assert_int_eq(rd16(p + 22, be), 2);
 		ck_assert_int_eq(rd32(p + 24, be), 232);
-		ck_assert_int_eq(rd32(p + 28, be), 0);
+		ck_assert_int_eq(rd32(p + 28, be), 0);	/* no verdicts: version 2 */
 		for (i = 0; i < 3; i++)
 			ck_assert_msg(!memcmp(p + 32 + 56 * i, want[i], 56), "class %d", i);
 		for (i = 0; i < 5; i++) {
@@ -231,6 +231,169 @@ START_TEST(t_check)
 }
 END_TEST
 
+/*
+ * A version 3 table by hand (host order): hand_table()'s classes and
+ * functions, and 2 verdicts after the classes: 0 takes fentry and fexit,
+ * refuses fmod_ret (not-modifiable, load, EINVAL) and judges no
+ * tracing_multi type; 1 refuses everything as the model (ENOTSUPP at
+ * attach, 524). Functions 5, 9, 20 have verdicts 1, 0, 1. 32 + 2 * 56 +
+ * 2 * 20 + 3 * 8 = 208 bytes.
+ */
+static unsigned char tab3[208] __attribute__((aligned(4)));
+
+static void hand_table3(void)
+{
+	struct btf_tramp2_hdr *h = (struct btf_tramp2_hdr *)tab3;
+	struct btf_tramp_verdict *v = (struct btf_tramp_verdict *)(tab3 + 144);
+	uint32_t *id = (uint32_t *)(tab3 + 184);
+	uint16_t *cl = (uint16_t *)(id + 3), *fv = cl + 3;
+	int a;
+
+	hand_table();
+	memset(tab3, 0, sizeof(tab3));
+	memcpy(tab3, tab, 144);		/* header and classes */
+	h->version = 3;
+	h->size = sizeof(tab3);
+	h->nr_verdicts = 2;
+	h->verdict_size = 20;
+	v[0].at[2].refusal = BTF_TRAMP_REF_NOT_MODIFIABLE;
+	v[0].at[2].step = BTF_TRAMP_STEP_LOAD;
+	v[0].at[2].err = EINVAL;
+	v[0].at[3].refusal = v[0].at[4].refusal = BTF_TRAMP_NOT_JUDGED;
+	for (a = 0; a < BTF_TRAMP_NR_ATTACH; a++) {
+		v[1].at[a].refusal = BTF_TRAMP_REF_MODEL;
+		v[1].at[a].step = BTF_TRAMP_STEP_ATTACH;
+		v[1].at[a].err = 524;
+	}
+	id[0] = 5, id[1] = 9, id[2] = 20;
+	cl[0] = 1, cl[1] = 0, cl[2] = 1;
+	fv[0] = 1, fv[1] = 0, fv[2] = 1;
+}
+
+static int check_tab3(void)
+{
+	return btf_tramp2_check(tab3, sizeof(tab3), EM_AARCH64, 0xdeadbeef, NULL);
+}
+
+/* Version 3: the verdicts' checks, each on its own, and the lookup. */
+START_TEST(t_check3)
+{
+	struct btf_tramp2_hdr *h = (struct btf_tramp2_hdr *)tab3;
+	struct btf_tramp_verdict *v = (struct btf_tramp_verdict *)(tab3 + 144);
+	uint16_t *fv = (uint16_t *)(tab3 + 184 + 12 + 6);
+	static const struct {
+		int what, want;
+	} cases[] = {
+		{ 0, BTF_TRAMP2_BAD_VERDICT_SIZE }, { 1, BTF_TRAMP2_BAD_VERDICT_SIZE },
+		{ 2, BTF_TRAMP2_BAD_LAYOUT }, { 3, BTF_TRAMP2_BAD_FUNC_VERDICT },
+		{ 4, BTF_TRAMP2_BAD_VERDICT }, { 5, BTF_TRAMP2_BAD_VERDICT },
+		{ 6, BTF_TRAMP2_BAD_VERDICT }, { 7, BTF_TRAMP2_BAD_VERDICT },
+		{ 8, BTF_TRAMP2_BAD_VERDICT }, { 9, BTF_TRAMP2_BAD_VERSION },
+	};
+	struct btf_tramp2_hdr *h2 = (struct btf_tramp2_hdr *)tab;
+	size_t i;
+
+	hand_table3();
+	ck_assert_int_eq(check_tab3(), BTF_TRAMP2_VALID);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		hand_table3();
+		switch (cases[i].what) {
+		case 0: h->verdict_size = 24; break;
+		case 1: h->version = 2; break;			/* verdicts in a v2 table */
+		case 2: h->nr_verdicts = 1; break;		/* 188 bytes, not 208 */
+		case 3: fv[2] = 2; break;
+		case 4: v[0].at[0].refusal = BTF_TRAMP_NR_REFUSALS; break;
+		case 5: v[0].at[0].err = EBUSY; break;		/* taken, with an errno */
+		case 6: v[1].at[1].step = 0; break;		/* refused at no step */
+		case 7: v[1].at[1].step = BTF_TRAMP_NR_STEPS; break;
+		case 8: v[0].at[3].err = ENOENT; break;		/* not judged, with an errno */
+		case 9: h->version = 4; break;
+		}
+		ck_assert_msg(check_tab3() == cases[i].want, "case %d: %d (%s), want %d",
+			      cases[i].what, check_tab3(), btf_tramp2_status_str(check_tab3()),
+			      cases[i].want);
+	}
+	/* a v2 table with a verdict count */
+	hand_table();
+	h2->nr_verdicts = 1;
+	ck_assert_int_eq(check_tab(), BTF_TRAMP2_BAD_VERDICT_SIZE);
+	hand_table();
+	ck_assert_ptr_null(btf_tramp2_find_verdict(h2, 9));	/* v2: none */
+	hand_table3();
+	ck_assert_ptr_eq(btf_tramp2_find_verdict(h, 5), &v[1]);
+	ck_assert_ptr_eq(btf_tramp2_find_verdict(h, 9), &v[0]);
+	ck_assert_ptr_eq(btf_tramp2_find_verdict(h, 20), &v[1]);
+	ck_assert_ptr_null(btf_tramp2_find_verdict(h, 10));
+	ck_assert_int_eq(btf_tramp2_class_index(h, 9), 0);	/* classes past the verdicts */
+	ck_assert_ptr_eq(btf_tramp2_find(h, 20), (struct btf_tramp_class *)(tab3 + 32) + 1);
+}
+END_TEST
+
+/* A version 3 table in the other byte order reads back: errnos, indexes swapped. */
+START_TEST(t_read3)
+{
+	struct btfids_report r = { .out = stderr };
+	unsigned char be[sizeof(tab3)];
+	const struct btf_tramp2_hdr *h;
+	const struct btf_tramp_verdict *v;
+	struct btfids_tramp2 back;
+	size_t i;
+
+	hand_table3();
+	memcpy(be, tab3, sizeof(be));
+	/* to big endian by hand: header fields, verdict errnos, the arrays */
+	for (i = 0; i < 32; i += 4)
+		if (i != 4 && i != 20 && i != 28) {
+			uint32_t x;
+
+			memcpy(&x, tab3 + i, 4);
+			x = __builtin_bswap32(x);
+			memcpy(be + i, &x, 4);
+		}
+	for (i = 4; i < 32; i += 2)
+		if (i == 4 || i == 6 || i == 20 || i == 22 || i == 28 || i == 30) {
+			uint16_t x;
+
+			memcpy(&x, tab3 + i, 2);
+			x = __builtin_bswap16(x);
+			memcpy(be + i, &x, 2);
+		}
+	for (i = 144 + 2; i < 184; i += 4) {
+		uint16_t x;
+
+		memcpy(&x, tab3 + i, 2);
+		x = __builtin_bswap16(x);
+		memcpy(be + i, &x, 2);
+	}
+	for (i = 184; i < 196; i += 4) {
+		uint32_t x;
+
+		memcpy(&x, tab3 + i, 4);
+		x = __builtin_bswap32(x);
+		memcpy(be + i, &x, 4);
+	}
+	for (i = 196; i < 208; i += 2) {
+		uint16_t x;
+
+		memcpy(&x, tab3 + i, 2);
+		x = __builtin_bswap16(x);
+		memcpy(be + i, &x, 2);
+	}
+	ck_assert_int_eq(btfids_tramp2_read(be, sizeof(be), true, EM_AARCH64, 0xdeadbeef, "img",
+					    "raw file", &back, &r), 0);
+	ck_assert_int_eq(back.version, 3);
+	ck_assert_int_eq(back.nr_verdicts, 2);
+	h = (const struct btf_tramp2_hdr *)back.buf;
+	v = btf_tramp2_find_verdict(h, 9);
+	ck_assert_ptr_nonnull(v);
+	ck_assert_int_eq(v->at[2].refusal, BTF_TRAMP_REF_NOT_MODIFIABLE);
+	ck_assert_int_eq(v->at[2].err, EINVAL);
+	ck_assert_int_eq(btf_tramp2_find_verdict(h, 20)->at[4].err, 524);
+	ck_assert(!memcmp(back.buf, tab3, sizeof(tab3)));
+	btfids_tramp2_free(&back);
+}
+END_TEST
+
 /* Read back a big-endian table; a bad one is named with what failed. */
 START_TEST(t_read)
 {
@@ -262,8 +425,8 @@ START_TEST(t_read)
 	ck_assert_int_eq(btfids_tramp2_read(t.buf, t.size, true, EM_X86_64, crc, "img", ".BTF_tramp",
 					    &back, &r), -EINVAL);
 	fclose(f);
-	ck_assert_msg(strstr(msg, "FAILED img: .BTF_tramp: v2 trampoline table: bad magic\n") &&
-		      strstr(msg, "FAILED img: .BTF_tramp: v2 trampoline table: a func_class is not a class index (function 3 of 5)\n"),
+	ck_assert_msg(strstr(msg, "FAILED img: .BTF_tramp: trampoline table: bad magic\n") &&
+		      strstr(msg, "FAILED img: .BTF_tramp: trampoline table: a func_class is not a class index (function 3 of 5)\n"),
 		      "%s", msg);
 	free(msg);
 	btfids_tramp2_free(&t);
@@ -279,6 +442,8 @@ static Suite *tramp2_suite(void)
 	tcase_add_test(tc, t_build);
 	tcase_add_test(tc, t_check);
 	tcase_add_test(tc, t_read);
+	tcase_add_test(tc, t_check3);
+	tcase_add_test(tc, t_read3);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -49,11 +49,31 @@ def parse_class(b):
 
 
 def read_table(t, e):
-    h = struct.unpack_from(e + 'IHHIIIHHII', t, 0)
-    magic, ver, mach, crc, nf, nc, csz, maxs, size, res = h
+    h = struct.unpack_from(e + 'IHHIIIHHIHH', t, 0)
+    magic, ver, mach, crc, nf, nc, csz, maxs, size, nv, vsz = h
     hdr = dict(magic=magic, version=ver, machine=mach, crc=crc, nr_funcs=nf, nr_classes=nc,
-               class_size=csz, max_slots=maxs, size=size, reserved=res)
+               class_size=csz, max_slots=maxs, size=size, nr_verdicts=nv, verdict_size=vsz)
     return hdr
+
+
+# version 3's verdicts: per attach type (fentry, fexit, fmod_ret, fentry.multi,
+# fexit.multi) a refusal (0 taken, 1..9 a reason, 0xff not judged), a step
+# (1 load, 2 attach, 3 link) and an errno (u16)
+VERDICT, NR_ATTACH, NR_REFUSALS, NOT_JUDGED = 20, 5, 10, 0xff
+
+
+def parse_verdict(b, e):
+    return [struct.unpack_from(e + 'BBH', b, 4 * a) for a in range(NR_ATTACH)]
+
+
+def verdict_ok(v):
+    for r, step, err in v:
+        if r in (0, NOT_JUDGED):
+            if step or err:
+                return False
+        elif r >= NR_REFUSALS or not 1 <= step <= 3 or not err:
+            return False
+    return True
 
 
 def elf_machine(path):
@@ -65,24 +85,42 @@ def elf_machine(path):
 def generic(t, btf_bytes, e, machine):
     h = read_table(t, e)
     check(h['magic'] == MAGIC, 'magic %#x' % h['magic'])
-    check(h['version'] == 2, 'version %d' % h['version'])
+    check(h['version'] in (2, 3), 'version %d' % h['version'])
+    v3 = h['version'] == 3
     if machine is not None:
         check(h['machine'] == machine, 'machine %d, the ELF is %d' % (h['machine'], machine))
     check(h['class_size'] == CLASS, 'class_size %d' % h['class_size'])
-    check(h['reserved'] == 0, 'header reserved %d' % h['reserved'])
+    if v3:
+        check(h['verdict_size'] == VERDICT, 'verdict_size %d' % h['verdict_size'])
+    else:
+        check(h['nr_verdicts'] == 0 and h['verdict_size'] == 0,
+              'version 2 with verdicts: %d of %d bytes' % (h['nr_verdicts'], h['verdict_size']))
     check(h['size'] == len(t), 'size %d, the file is %d bytes' % (h['size'], len(t)))
-    nf, nc = h['nr_funcs'], h['nr_classes']
-    want = (HDR + nc * CLASS + nf * 6 + 3) // 4 * 4
+    nf, nc, nv = h['nr_funcs'], h['nr_classes'], h['nr_verdicts']
+    per = 8 if v3 else 6
+    want = (HDR + nc * CLASS + nv * VERDICT + nf * per + 3) // 4 * 4
     if not check(want == len(t) and nc <= 65535,
-                 'layout: 32 + %d*56 + %d*6 rounded to 4 is %d, not %d' % (nc, nf, want, len(t))):
+                 'layout: 32 + %d*56 + %d*20 + %d*%d rounded to 4 is %d, not %d' %
+                 (nc, nv, nf, per, want, len(t))):
         return None
     check(h['crc'] == zlib.crc32(btf_bytes),
           'btf_crc32 %#x, zlib.crc32 of the BTF file %#x' % (h['crc'], zlib.crc32(btf_bytes)))
     classes = [t[HDR + i * CLASS:HDR + (i + 1) * CLASS] for i in range(nc)]
-    off = HDR + nc * CLASS
+    voff = HDR + nc * CLASS
+    verdicts = [t[voff + i * VERDICT:voff + (i + 1) * VERDICT] for i in range(nv)]
+    off = voff + nv * VERDICT
     ids = list(struct.unpack_from(e + '%dI' % nf, t, off))
     cls = list(struct.unpack_from(e + '%dH' % nf, t, off + 4 * nf))
-    pad = t[off + 6 * nf:]
+    fv = list(struct.unpack_from(e + '%dH' % nf, t, off + 6 * nf)) if v3 else []
+    if v3:
+        check(all(k < nv for k in fv), 'a func_verdict >= nr_verdicts')
+        check(len(set(verdicts)) == nv, 'verdicts not distinct: %d distinct of %d' %
+              (len(set(verdicts)), nv))
+        h['verdicts'] = [parse_verdict(v, e) for v in verdicts]
+        for i, v in enumerate(h['verdicts']):
+            check(verdict_ok(v), 'verdict %d out of range: %r' % (i, v))
+        h['func_verdict'] = fv
+    pad = t[off + per * nf:]
     check(all(x == 0 for x in pad) and len(pad) < 4, 'padding %r' % pad)
     check(all(ids[i] < ids[i + 1] for i in range(nf - 1)) and (not ids or ids[0] > 0),
           'func_id not strictly ascending from 1')
@@ -214,10 +252,12 @@ def main():
         print('\n'.join(FAILS))
         return 1
     att = sum(1 for c in cls if model[c]['attachable'])
-    print('ok: %d functions (%d attachable), %d classes, %d bytes: %.2f a function, '
-          '6 + %.2f for the classes' % (h['nr_funcs'], att, h['nr_classes'], h['size'],
-                                       h['size'] / max(h['nr_funcs'], 1),
-                                       (h['size'] - 6 * h['nr_funcs']) / max(h['nr_funcs'], 1)))
+    per = 8 if h['version'] == 3 else 6
+    print('ok: %d functions (%d attachable), %d classes, %d verdicts, %d bytes: %.2f a function, '
+          '%d + %.2f for the classes and verdicts' %
+          (h['nr_funcs'], att, h['nr_classes'], h['nr_verdicts'], h['size'],
+           h['size'] / max(h['nr_funcs'], 1), per,
+           (h['size'] - per * h['nr_funcs']) / max(h['nr_funcs'], 1)))
     return 0
 
 

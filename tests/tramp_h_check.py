@@ -99,6 +99,8 @@ def element_lines(structs, text):
             dims = re.search(r'\b%s\s*((?:\[[^\]]*\])*)\s*;' % f, body).group(1)
             x = '((struct %s *)0)->%s%s' % (s, f, '[0]' * dims.count('['))
             lines.append('\tP("%s.%s element", sizeof(%s));' % (s, f, x))
+            if re.search(r'\bstruct\s+\w+\s+%s\b' % f, body):
+                continue	# a struct's fields are checked as that struct's
             lines.append('\t{ __typeof__(%s) m = -1; P("%s.%s unsigned", m > 0); }' % (x, s, f))
     return lines
 

@@ -75,31 +75,52 @@ typedef uint32_t btf_tramp_u32;
  *   struct btf_tramp_class    nr_classes times, class_size (56) bytes each,
  *                             byte for byte distinct, in the order of their
  *                             first function
+ *   struct btf_tramp_verdict  nr_verdicts times, verdict_size (20) bytes
+ *                             each, byte for byte distinct (version 3 only)
  *   u32 func_id[nr_funcs]     BTF FUNC type IDs, strictly ascending
  *   u16 func_class[nr_funcs]  index of each one's class, same order
+ *   u16 func_verdict[nr_funcs] index of each one's verdict (version 3 only)
  *   zero padding              to a multiple of 4: BTF_TRAMP2_SIZE() bytes
  *
  * A function the trampoline cannot attach to has a class whose attachable
- * is 0 and reason says why. A consumer checks (the kernel at boot): magic,
- * version, machine (its own e_machine), class_size, size (the section's
- * length), size == BTF_TRAMP2_SIZE(nr_classes, nr_funcs) with nr_classes
- * <= BTF_TRAMP2_MAX_CLASSES, func_id non-zero and strictly ascending, every
- * func_class < nr_classes, every class sane (nr_args <= BTF_TRAMP_MAX_ARGS,
- * arg_size <= 16, reason < BTF_TRAMP_NR_REASONS, attachable == (reason ==
- * BTF_TRAMP_OK)), and btf_crc32 against the crc32 of its own .BTF. Lookup:
- * binary search of func_id, then func_class.
+ * is 0 and reason says why. Version 3 adds each function's attach verdicts:
+ * for each attach type (enum btf_tramp_attach), whether the kernel takes a
+ * program of that type on the function, and if not why (enum
+ * btf_tramp_refusal), with the errno and the step that refuses it, by the
+ * checks of the kernel release the table was built for (btfids'
+ * include/btfids/verdict.h lists them); version 2 has none (nr_verdicts
+ * and verdict_size 0). A consumer checks (the kernel at boot): magic,
+ * version (2 or 3), machine (its own e_machine), class_size, size (the
+ * section's length), verdict_size (BTF_TRAMP_VERDICT_SIZE in version 3,
+ * else 0), size == BTF_TRAMP2_SIZE(version, nr_classes, nr_verdicts,
+ * nr_funcs) with nr_classes <= BTF_TRAMP2_MAX_CLASSES, func_id non-zero
+ * and strictly ascending, every func_class < nr_classes and func_verdict <
+ * nr_verdicts, every class sane (nr_args <= BTF_TRAMP_MAX_ARGS, arg_size
+ * <= 16, reason < BTF_TRAMP_NR_REASONS, attachable == (reason ==
+ * BTF_TRAMP_OK)), every verdict sane (each attach type's refusal <
+ * BTF_TRAMP_NR_REFUSALS or BTF_TRAMP_NOT_JUDGED; taken with step and errno
+ * 0, refused with both non-zero, step < BTF_TRAMP_NR_STEPS), and btf_crc32
+ * against the crc32 of its own .BTF. Lookup: binary search of func_id,
+ * then func_class and func_verdict.
  */
 #define BTF_TRAMP_MAGIC		0x50525442u	/* "BTRP" read as a little-endian u32 */
 #define BTF_TRAMP2_VERSION	2
+#define BTF_TRAMP3_VERSION	3		/* version 2 and the verdicts */
 #define BTF_TRAMP_MAX_ARGS	12		/* MAX_BPF_FUNC_ARGS */
 #define BTF_TRAMP2_HDR_SIZE	32
 #define BTF_TRAMP_CLASS_SIZE	56
+#define BTF_TRAMP_VERDICT_SIZE	20
 #define BTF_TRAMP2_MAX_CLASSES	65535		/* func_class is 16 bits */
+#define BTF_TRAMP2_MAX_VERDICTS	65535		/* nr_verdicts is 16 bits */
 
-/* Bytes of a v2 table: header, classes, func_id, func_class, padding */
-#define BTF_TRAMP2_SIZE(nr_classes, nr_funcs)				\
-	((BTF_TRAMP2_HDR_SIZE + (nr_classes) * BTF_TRAMP_CLASS_SIZE +	\
-	  (nr_funcs) * 6 + 3) / 4 * 4)
+/*
+ * Bytes of a table of @version (2 or 3): header, classes, verdicts,
+ * func_id, func_class, func_verdict, padding
+ */
+#define BTF_TRAMP2_SIZE(version, nr_classes, nr_verdicts, nr_funcs)		\
+	((BTF_TRAMP2_HDR_SIZE + (nr_classes) * BTF_TRAMP_CLASS_SIZE +		\
+	  (nr_verdicts) * BTF_TRAMP_VERDICT_SIZE +				\
+	  (nr_funcs) * ((version) >= BTF_TRAMP3_VERSION ? 8 : 6) + 3) / 4 * 4)
 
 /*
  * Argument location (class.loc): one byte per part, two parts per
@@ -140,6 +161,45 @@ enum btf_tramp_reason {
 	BTF_TRAMP_NR_REASONS,
 };
 
+/*
+ * The attach types a verdict is given for, in struct btf_tramp_verdict's
+ * order: BPF_TRACE_FENTRY, BPF_TRACE_FEXIT, BPF_MODIFY_RETURN, and the
+ * tracing_multi links (7.2 on) BPF_TRACE_FENTRY_MULTI, BPF_TRACE_FEXIT_MULTI.
+ */
+enum btf_tramp_attach {
+	BTF_TRAMP_FENTRY = 0,
+	BTF_TRAMP_FEXIT,
+	BTF_TRAMP_FMOD_RET,
+	BTF_TRAMP_FENTRY_MULTI,
+	BTF_TRAMP_FEXIT_MULTI,
+	BTF_TRAMP_NR_ATTACH,
+};
+
+/* Why an attach type is refused (struct btf_tramp_verdict's refusal) */
+enum btf_tramp_refusal {
+	BTF_TRAMP_TAKEN = 0,		/* "taken": no refusal */
+	BTF_TRAMP_REF_MODEL,		/* the func model: its class's reason */
+	BTF_TRAMP_REF_RET_OVER_8,	/* "ret-over-8": fexit/fmod_ret, return > 8 bytes */
+	BTF_TRAMP_REF_NO_ADDRESS,	/* "no-address": no kallsyms address */
+	BTF_TRAMP_REF_NOT_MODIFIABLE,	/* "not-modifiable": fmod_ret on neither list */
+	BTF_TRAMP_REF_DENY,		/* "deny": in btf_id_deny */
+	BTF_TRAMP_REF_NORETURN,		/* "noreturn": in noreturn_deny */
+	BTF_TRAMP_REF_INIT_TEXT,	/* "init-text": no kernel text after boot */
+	BTF_TRAMP_REF_NO_SITE,		/* "no-ftrace-site" */
+	BTF_TRAMP_REF_CPU_ALT,		/* "cpu-alternative": EBUSY, or taken (verdict.h) */
+	BTF_TRAMP_NR_REFUSALS,
+	BTF_TRAMP_NOT_JUDGED = 0xff,	/* the release has no such attach type */
+};
+
+/* The step that refuses (struct btf_tramp_verdict's step) */
+enum btf_tramp_step {
+	BTF_TRAMP_STEP_NONE = 0,	/* taken, or not judged */
+	BTF_TRAMP_STEP_LOAD,		/* BPF_PROG_LOAD (bpf_check_attach_target()) */
+	BTF_TRAMP_STEP_ATTACH,		/* the attach (bpf_trampoline_link_prog()) */
+	BTF_TRAMP_STEP_LINK,		/* BPF_LINK_CREATE of a tracing_multi link */
+	BTF_TRAMP_NR_STEPS,
+};
+
 /* v2 table header, 32 bytes */
 struct btf_tramp2_hdr {
 	btf_tramp_u32 magic;		/* BTF_TRAMP_MAGIC */
@@ -151,7 +211,8 @@ struct btf_tramp2_hdr {
 	btf_tramp_u16 class_size;	/* BTF_TRAMP_CLASS_SIZE */
 	btf_tramp_u16 max_slots;	/* most 8-byte slots of any attachable class */
 	btf_tramp_u32 size;		/* bytes of the table, padding included */
-	btf_tramp_u32 reserved;		/* 0 */
+	btf_tramp_u16 nr_verdicts;	/* version 3; 0 in version 2 */
+	btf_tramp_u16 verdict_size;	/* BTF_TRAMP_VERDICT_SIZE in version 3; 0 in version 2 */
 };
 
 /* One distinct func model, 56 bytes: struct btf_func_model's fields first */
@@ -167,6 +228,23 @@ struct btf_tramp_class {
 	btf_tramp_u8 distilled;		/* 1: the model fields above are valid */
 	btf_tramp_u8 reserved;		/* 0 */
 	btf_tramp_u8 loc[BTF_TRAMP_MAX_ARGS][2];	/* BTF_TRAMP_LOC_*, when attachable */
+};
+
+/*
+ * One attach type's verdict, 4 bytes: the refusal (enum btf_tramp_refusal),
+ * the step (enum btf_tramp_step) and the errno (positive; ENOTSUPP is the
+ * kernel's 524), all 0 when taken; refusal BTF_TRAMP_NOT_JUDGED with the
+ * rest 0 when not judged.
+ */
+struct btf_tramp_attach_verdict {
+	btf_tramp_u8 refusal;
+	btf_tramp_u8 step;
+	btf_tramp_u16 err;
+};
+
+/* One distinct set of verdicts, 20 bytes: one per enum btf_tramp_attach */
+struct btf_tramp_verdict {
+	struct btf_tramp_attach_verdict at[BTF_TRAMP_NR_ATTACH];
 };
 
 /* ---- btf_tramp format: end ---- */
@@ -354,16 +432,30 @@ btf_tramp2_classes(const struct btf_tramp2_hdr *h)
 	return (const struct btf_tramp_class *)((const char *)h + BTF_TRAMP2_HDR_SIZE);
 }
 
-/* func_id[nr_funcs]: 4-byte aligned, since the header and a class are */
+/* The verdicts (version 3; a version 2 table has nr_verdicts 0): after the classes */
+static inline const struct btf_tramp_verdict *
+btf_tramp2_verdicts(const struct btf_tramp2_hdr *h)
+{
+	return (const struct btf_tramp_verdict *)((const char *)h + BTF_TRAMP2_HDR_SIZE +
+						  (size_t)h->nr_classes * BTF_TRAMP_CLASS_SIZE);
+}
+
+/* func_id[nr_funcs]: 4-byte aligned, since the header, a class and a verdict are */
 static inline const btf_tramp_u32 *btf_tramp2_func_ids(const struct btf_tramp2_hdr *h)
 {
-	return (const btf_tramp_u32 *)((const char *)h + BTF_TRAMP2_HDR_SIZE +
-				       (size_t)h->nr_classes * BTF_TRAMP_CLASS_SIZE);
+	return (const btf_tramp_u32 *)((const char *)btf_tramp2_verdicts(h) +
+				       (size_t)h->nr_verdicts * BTF_TRAMP_VERDICT_SIZE);
 }
 
 static inline const btf_tramp_u16 *btf_tramp2_func_classes(const struct btf_tramp2_hdr *h)
 {
 	return (const btf_tramp_u16 *)(btf_tramp2_func_ids(h) + h->nr_funcs);
+}
+
+/* func_verdict[nr_funcs], version 3 only */
+static inline const btf_tramp_u16 *btf_tramp2_func_verdicts(const struct btf_tramp2_hdr *h)
+{
+	return btf_tramp2_func_classes(h) + h->nr_funcs;
 }
 
 /* What btf_tramp2_check() found: the first check, in this order, that fails. */
@@ -380,6 +472,9 @@ enum btf_tramp2_status {
 	BTF_TRAMP2_BAD_FUNC_CLASS,	/* func_class >= nr_classes */
 	BTF_TRAMP2_BAD_CLASS,		/* a class out of range (btf_tramp2_class_ok()) */
 	BTF_TRAMP2_BAD_CRC,		/* computed from another .BTF */
+	BTF_TRAMP2_BAD_VERDICT_SIZE,	/* verdict_size not the version's */
+	BTF_TRAMP2_BAD_FUNC_VERDICT,	/* func_verdict >= nr_verdicts */
+	BTF_TRAMP2_BAD_VERDICT,		/* a verdict out of range (btf_tramp2_verdict_ok()) */
 	BTF_TRAMP2_NR_STATUS,
 };
 
@@ -389,7 +484,7 @@ static inline const char *btf_tramp2_status_str(int st)
 		[BTF_TRAMP2_VALID] = "valid",
 		[BTF_TRAMP2_SHORT] = "shorter than the 32-byte header",
 		[BTF_TRAMP2_BAD_MAGIC] = "bad magic",
-		[BTF_TRAMP2_BAD_VERSION] = "not version 2",
+		[BTF_TRAMP2_BAD_VERSION] = "not version 2 or 3",
 		[BTF_TRAMP2_BAD_MACHINE] = "models of another machine (e_machine differs)",
 		[BTF_TRAMP2_BAD_CLASS_SIZE] = "class size is not 56",
 		[BTF_TRAMP2_BAD_SIZE] = "size field is not the table's length",
@@ -398,6 +493,9 @@ static inline const char *btf_tramp2_status_str(int st)
 		[BTF_TRAMP2_BAD_FUNC_CLASS] = "a func_class is not a class index",
 		[BTF_TRAMP2_BAD_CLASS] = "a class is out of range",
 		[BTF_TRAMP2_BAD_CRC] = "computed from another .BTF (crc32 differs)",
+		[BTF_TRAMP2_BAD_VERDICT_SIZE] = "verdict size is not 20 (version 3) or 0 (version 2)",
+		[BTF_TRAMP2_BAD_FUNC_VERDICT] = "a func_verdict is not a verdict index",
+		[BTF_TRAMP2_BAD_VERDICT] = "a verdict is out of range",
 	};
 
 	return st >= 0 && st < BTF_TRAMP2_NR_STATUS ? str[st] : "unknown status";
@@ -421,7 +519,29 @@ static inline int btf_tramp2_class_ok(const struct btf_tramp_class *c)
 }
 
 /*
- * Check the @len bytes at @tab (4-byte aligned) as a v2 table for an image
+ * A verdict a consumer may trust: for each attach type, a known refusal (or
+ * not judged, step and errno 0); taken exactly when step and errno are 0.
+ */
+static inline int btf_tramp2_verdict_ok(const struct btf_tramp_verdict *v)
+{
+	int a;
+
+	for (a = 0; a < BTF_TRAMP_NR_ATTACH; a++) {
+		int r = v->at[a].refusal, quiet = !v->at[a].step && !v->at[a].err;
+
+		if (r == BTF_TRAMP_NOT_JUDGED || r == BTF_TRAMP_TAKEN) {
+			if (!quiet)
+				return 0;
+		} else if (r >= BTF_TRAMP_NR_REFUSALS || !v->at[a].step || !v->at[a].err ||
+			   v->at[a].step >= BTF_TRAMP_NR_STEPS) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/*
+ * Check the @len bytes at @tab (4-byte aligned) as a v2 or v3 table for an image
  * of e_machine @machine whose .BTF has zlib crc32 @btf_crc32. Returns
  * BTF_TRAMP2_VALID or the first failed check (enum btf_tramp2_status);
  * *@where (when not NULL) gets the index of the function or class at fault.
@@ -442,16 +562,19 @@ static inline int btf_tramp2_check(const void *tab, size_t len, btf_tramp_u16 ma
 		return BTF_TRAMP2_SHORT;
 	if (h->magic != BTF_TRAMP_MAGIC)
 		return BTF_TRAMP2_BAD_MAGIC;
-	if (h->version != BTF_TRAMP2_VERSION)
+	if (h->version != BTF_TRAMP2_VERSION && h->version != BTF_TRAMP3_VERSION)
 		return BTF_TRAMP2_BAD_VERSION;
 	if (h->machine != machine)
 		return BTF_TRAMP2_BAD_MACHINE;
 	if (h->class_size != BTF_TRAMP_CLASS_SIZE)
 		return BTF_TRAMP2_BAD_CLASS_SIZE;
+	if (h->version == BTF_TRAMP3_VERSION ? h->verdict_size != BTF_TRAMP_VERDICT_SIZE :
+	    h->verdict_size || h->nr_verdicts)
+		return BTF_TRAMP2_BAD_VERDICT_SIZE;
 	if (h->size != len)
 		return BTF_TRAMP2_BAD_SIZE;
-	need = BTF_TRAMP2_SIZE((unsigned long long)h->nr_classes,
-			       (unsigned long long)h->nr_funcs);
+	need = BTF_TRAMP2_SIZE(h->version, (unsigned long long)h->nr_classes,
+			       (unsigned long long)h->nr_verdicts, (unsigned long long)h->nr_funcs);
 	if (h->nr_classes > BTF_TRAMP2_MAX_CLASSES || need != len)
 		return BTF_TRAMP2_BAD_LAYOUT;
 	id = btf_tramp2_func_ids(h);
@@ -463,6 +586,9 @@ static inline int btf_tramp2_check(const void *tab, size_t len, btf_tramp_u16 ma
 			return BTF_TRAMP2_BAD_FUNC_ID;
 		if (cl[i] >= h->nr_classes)
 			return BTF_TRAMP2_BAD_FUNC_CLASS;
+		if (h->version == BTF_TRAMP3_VERSION &&
+		    btf_tramp2_func_verdicts(h)[i] >= h->nr_verdicts)
+			return BTF_TRAMP2_BAD_FUNC_VERDICT;
 	}
 	c = btf_tramp2_classes(h);
 	for (i = 0; i < h->nr_classes; i++) {
@@ -470,6 +596,12 @@ static inline int btf_tramp2_check(const void *tab, size_t len, btf_tramp_u16 ma
 			*where = i;
 		if (!btf_tramp2_class_ok(&c[i]))
 			return BTF_TRAMP2_BAD_CLASS;
+	}
+	for (i = 0; i < h->nr_verdicts; i++) {
+		if (where)
+			*where = i;
+		if (!btf_tramp2_verdict_ok(&btf_tramp2_verdicts(h)[i]))
+			return BTF_TRAMP2_BAD_VERDICT;
 	}
 	if (where)
 		*where = 0;
@@ -498,6 +630,31 @@ static inline long btf_tramp2_class_index(const struct btf_tramp2_hdr *h, btf_tr
 	return btf_tramp2_func_classes(h)[lo];
 }
 
+/*
+ * The verdicts of BTF FUNC @id in a checked version 3 table, or NULL (no
+ * such function, or a version 2 table).
+ */
+static inline const struct btf_tramp_verdict *
+btf_tramp2_find_verdict(const struct btf_tramp2_hdr *h, btf_tramp_u32 id)
+{
+	const btf_tramp_u32 *ids = btf_tramp2_func_ids(h);
+	btf_tramp_u32 lo = 0, hi = h->nr_funcs;
+
+	if (h->version != BTF_TRAMP3_VERSION)
+		return NULL;
+	while (lo < hi) {
+		btf_tramp_u32 mid = lo + (hi - lo) / 2;
+
+		if (ids[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == h->nr_funcs || ids[lo] != id)
+		return NULL;
+	return &btf_tramp2_verdicts(h)[btf_tramp2_func_verdicts(h)[lo]];
+}
+
 /* The class of BTF FUNC @id in a checked table, or NULL. */
 static inline const struct btf_tramp_class *
 btf_tramp2_find(const struct btf_tramp2_hdr *h, btf_tramp_u32 id)
@@ -518,7 +675,8 @@ static inline const struct btf_tramp2_hdr *btf_tramp2_image(size_t *len)
 	const struct btf_tramp2_hdr *h = (const struct btf_tramp2_hdr *)p;
 
 	if (!p || end < p || (size_t)(end - p) < BTF_TRAMP2_HDR_SIZE ||
-	    h->magic != BTF_TRAMP_MAGIC || h->version != BTF_TRAMP2_VERSION)
+	    h->magic != BTF_TRAMP_MAGIC ||
+	    (h->version != BTF_TRAMP2_VERSION && h->version != BTF_TRAMP3_VERSION))
 		return NULL;
 	*len = end - p;
 	return h;

@@ -16,6 +16,7 @@
 #include "btfids/elf.h"
 #include "btfids/fmodel.h"
 #include "btfids/report.h"
+#include "btfids/verdict.h"
 
 /*
  * The table built in the 7.x flow for <elf>.BTF_tramp: every
@@ -28,10 +29,17 @@
 struct btfids_tramp2 {
 	unsigned char *buf;		/* the table; NULL: none */
 	uint32_t size, nr_funcs, nr_classes, max_slots;
+	uint32_t version;		/* BTF_TRAMP2_VERSION, or 3: with verdicts */
+	uint32_t nr_verdicts;		/* distinct verdicts (version 3) */
 };
+/*
+ * With @ai (the vmlinux's attach facts, verdict.h; NULL: none), the table
+ * is version 3: each function's attach verdicts too, each distinct set of
+ * them once, by the rules of @ai's release.
+ */
 int btfids_tramp2_build(const struct btf *btf, const struct btfids_tramp_rules *ru,
-			bool be, const char *path, struct btfids_tramp2 *t,
-			struct btfids_report *r);
+			const struct btfids_attach_info *ai, bool be, const char *path,
+			struct btfids_tramp2 *t, struct btfids_report *r);
 void btfids_tramp2_free(struct btfids_tramp2 *t);
 /*
  * Does @len bytes at @p start like a v2 table (magic and version 2, in

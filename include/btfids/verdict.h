@@ -112,14 +112,16 @@ struct btfids_attach_info;
 /*
  * Read @e's symbol table, ftrace sites (__start_mcount_loc ..
  * __stop_mcount_loc), error-injection list, init text bounds and the
- * resolved .BTF_ids sets the rules name, for the rules of @kernel
- * (BTFIDS_KERNEL(); 0: the newest). Returns 0 with *@out set, 1 with
+ * resolved .BTF_ids sets the rules name (from @ids, the section's bytes
+ * as resolved in memory, when not NULL: the 7.x flow), for the rules of
+ * @kernel (BTFIDS_KERNEL(); 0: the newest). Returns 0 with *@out set, 1 with
  * *@out NULL when @e gets no verdicts (not an x86_64 vmlinux, or no
  * symbol table or __mcount_loc: said on @r as a warning), or a negative
  * errno after a "FAILED <file>: ..." line.
  */
-int btfids_attach_info_read(const struct btfids_elf *e, unsigned int kernel,
-			    struct btfids_attach_info **out, struct btfids_report *r);
+int btfids_attach_info_read(const struct btfids_elf *e, const unsigned char *ids,
+			    unsigned int kernel, struct btfids_attach_info **out,
+			    struct btfids_report *r);
 void btfids_attach_info_free(struct btfids_attach_info *ai);
 
 /*
@@ -129,6 +131,19 @@ void btfids_attach_info_free(struct btfids_attach_info *ai);
  */
 void btfids_verdicts(const struct btfids_attach_info *ai, const char *name, uint32_t id,
 		     const struct btfids_fmodel *m, struct btfids_verdict v[BTFIDS_NR_ATTACH]);
+
+/*
+ * One function's verdicts @v as a table record (include/btfids/tramp.h,
+ * struct btf_tramp_verdict, host byte order): refusal, step and errno per
+ * attach type; BTF_TRAMP_NOT_JUDGED for the types the release has not.
+ * btfids_verdict_get() turns one back, @model_reason the function's class
+ * reason (for BTF_TRAMP_REF_MODEL).
+ */
+struct btf_tramp_verdict;
+void btfids_verdict_put(const struct btfids_verdict v[BTFIDS_NR_ATTACH],
+			struct btf_tramp_verdict *out);
+void btfids_verdict_get(const struct btf_tramp_verdict *in, int model_reason,
+			struct btfids_verdict v[BTFIDS_NR_ATTACH]);
 
 /* "fentry", "fexit", "fmod_ret", "fentry.multi", "fexit.multi" */
 const char *btfids_attach_str(enum btfids_attach a);

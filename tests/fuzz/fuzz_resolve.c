@@ -66,7 +66,7 @@ static void tables(const struct btfids_elf *e, const struct btfids_syms *s,
 	btfids_tramp_fill(e, s, btf, NULL, 0, &t, &rep);
 	btfids_tramp_free(&t);
 	if (e->type != ET_REL && !btfids_tramp_rules_init(&ru, e, s, NULL, 0)) {
-		if (!btfids_tramp2_build(btf, &ru, btfids_elf_big_endian(e), e->path, &t2, &rep))
+		if (!btfids_tramp2_build(btf, &ru, NULL, btfids_elf_big_endian(e), e->path, &t2, &rep))
 			btfids_tramp2_free(&t2);
 		btfids_tramp_rules_free(&ru);
 	}
