@@ -47,9 +47,10 @@ void btfids_models_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: btfids models --all [--arch NAME] [--kernel RELEASE] [-b BASE]\n"
-		"                     [--func PATTERN] [--verdicts] [-v] FILE\n"
+		"                     [--func PATTERN] [--verdicts] [--taken TYPE] [-v] FILE\n"
 		"       btfids models [-b BASE] [--func PATTERN] ELF\n"
-		"       btfids models [--btf BTF] [--func PATTERN] VMLINUX | --btf BTF FILE.BTF_tramp\n\n"
+		"       btfids models [--btf BTF] [--func PATTERN] [--taken TYPE]\n"
+		"                     VMLINUX | --btf BTF FILE.BTF_tramp\n\n"
 		"Print BPF trampoline function models as JSON Lines, by BTF ID.\n\n"
 		"  -a, --all             every FUNC of FILE's BTF (ELF with .BTF, or raw BTF)\n"
 		"      --arch NAME       target for raw BTF: x86_64 arm64 s390x riscv64\n"
@@ -66,6 +67,11 @@ void btfids_models_usage(FILE *f)
 		"      --verdicts        with --all on a vmlinux: each function's attach verdicts\n"
 		"                        (fentry, fexit, fmod_ret: taken, or refused with the\n"
 		"                        kernel's reason, errno and step; x86_64)\n"
+		"      --taken TYPE      only the functions an attach of TYPE takes (fentry,\n"
+		"                        fexit, fmod_ret, fentry.multi, fexit.multi): --all\n"
+		"                        --verdicts's, or a version 3 table's (on a running\n"
+		"                        kernel: --btf /sys/kernel/btf/vmlinux\n"
+		"                        /sys/kernel/btf_tramp/vmlinux)\n"
 		"  -v, --verbose         say on stderr which architecture's and kernel's rules\n"
 		"                        --all used, and where the release came from\n"
 		"  -h, --help            this help\n\n"
@@ -84,6 +90,7 @@ struct models_opts {
 	const char *func;	/* --func */
 	bool all;
 	bool verdicts;		/* --verdicts */
+	int taken;		/* --taken: an enum btfids_attach; -1: every function */
 	int verbose;
 	struct btfids_report rep;
 };
@@ -242,6 +249,8 @@ static int models_all(struct models_opts *o, const char *path)
 		btfids_tramp_model(&ru, btf, id, &m);
 		if (ai)
 			btfids_verdicts(ai, name, id, &m, v);
+		if (o->taken >= 0 && (!ai || !v[o->taken].given || v[o->taken].refusal))
+			continue;
 		btfids_tramp_class_print_verdicts(&j, name, id, -1, &m, ai ? v : NULL);
 	}
 	btf__free(btf);
@@ -274,16 +283,20 @@ static int stored_tables(struct models_opts *o, const char *path)
 		return -EINVAL;
 	}
 	if (kind != BTFIDS_FILE_ELF)
-		return btfids_tramp2_print(path, o->btf, o->func, stdout, r);
+		return btfids_tramp2_print(path, o->btf, o->func, o->taken, stdout, r);
 	if (btfids_elf_open(&e, path, false, r))
 		return -EINVAL;
 	v2 = e.tramp.index && btfids_tramp2_is(e.tramp.data, e.tramp.size,
 					       btfids_elf_big_endian(&e));
 	btfids_elf_close(&e);
 	if (v2)
-		return btfids_tramp2_print(path, o->btf, o->func, stdout, r);
+		return btfids_tramp2_print(path, o->btf, o->func, o->taken, stdout, r);
 	if (o->btf) {
 		btfids_err(r, path, "--btf: its .BTF_tramp holds no v2 table (v1 tables are named from the ELF itself)");
+		return -EINVAL;
+	}
+	if (o->taken >= 0) {
+		btfids_err(r, path, "--taken: its .BTF_tramp holds no version 3 table, no verdicts (--all --verdicts computes them)");
 		return -EINVAL;
 	}
 	return btfids_tramp_print(path, o->base, o->func, stdout, r);
@@ -298,6 +311,7 @@ static const struct option long_opts[] = {
 	{ "func", required_argument, NULL, 'f' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "verdicts", no_argument, NULL, 'V' },
+	{ "taken", required_argument, NULL, 'T' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -345,6 +359,14 @@ static int parse_args(int argc, char **argv, struct models_opts *o)
 		case 'V':
 			o->verdicts = true;
 			break;
+		case 'T':
+			for (o->taken = 0; o->taken < BTFIDS_NR_ATTACH; o->taken++)
+				if (!strcmp(optarg, btfids_attach_str(o->taken)))
+					break;
+			if (o->taken == BTFIDS_NR_ATTACH)
+				return usage_err("--taken %s: not an attach type (fentry, fexit, fmod_ret, fentry.multi, fexit.multi)",
+						 optarg);
+			break;
 		case 'h':
 			btfids_models_usage(stdout);
 			return BTFIDS_EXIT_OK;
@@ -352,6 +374,7 @@ static int parse_args(int argc, char **argv, struct models_opts *o)
 			return usage_err(optopt == 'A' ? "option %s needs a NAME" :
 					 optopt == 'K' ? "option %s needs a RELEASE (6.12, 7.3)" :
 					 optopt == 'f' ? "option %s needs a PATTERN" :
+					 optopt == 'T' ? "option %s needs a TYPE (fentry.multi, ...)" :
 					 "option %s needs a FILE", argv[optind - 1]);
 		default:
 			return usage_err("unknown option %s", argv[optind - 1]);
@@ -366,6 +389,8 @@ static int parse_args(int argc, char **argv, struct models_opts *o)
 	if (o->kernel_str && btfids_kernel_from_str(o->kernel_str, &o->kernel))
 		return usage_err("--kernel %s: not a kernel release (--kernel takes a version: 6.12, 7.3)",
 				 o->kernel_str);
+	if (o->taken >= 0 && o->all)
+		o->verdicts = true;
 	if (o->verdicts && !o->all)
 		return usage_err("%s", "--verdicts only with --all (a version 3 table, in an ELF or raw, shows its own)");
 	if (o->btf && o->all)
@@ -375,7 +400,7 @@ static int parse_args(int argc, char **argv, struct models_opts *o)
 
 int do_models(int argc, char **argv)
 {
-	struct models_opts o = { .rep = { .out = stderr } };
+	struct models_opts o = { .rep = { .out = stderr }, .taken = -1 };
 	int err;
 
 	err = parse_args(argc, argv, &o);

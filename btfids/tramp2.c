@@ -532,7 +532,7 @@ int btfids_tramp2_of_elf(const struct btfids_elf *e, const char *btf_path,
 
 /* Every function of table @t, named from @btf (@btf_path), as JSON Lines. */
 static int print_funcs(const struct btfids_tramp2 *t, const struct btf *btf,
-		       const char *btf_path, const char *func, FILE *out,
+		       const char *btf_path, const char *func, int taken, FILE *out,
 		       struct btfids_report *r)
 {
 	const struct btf_tramp2_hdr *h = (const struct btf_tramp2_hdr *)t->buf;
@@ -559,6 +559,8 @@ static int print_funcs(const struct btfids_tramp2 *t, const struct btf *btf,
 		btfids_tramp_get_class(&c[cls[i]], &m);
 		if (h->version == BTF_TRAMP3_VERSION)
 			btfids_verdict_get(&btf_tramp2_verdicts(h)[ver[i]], m.reason, v);
+		if (taken >= 0 && (!v[taken].given || v[taken].refusal))
+			continue;
 		btfids_tramp_class_print_verdicts(&j, btf__name_by_offset(btf, ty->name_off),
 						  ids[i], cls[i], &m,
 						  h->version == BTF_TRAMP3_VERSION ? v : NULL);
@@ -591,7 +593,7 @@ static int read_raw_table(const char *path, const char *btf_path, struct btfids_
 	return err;
 }
 
-int btfids_tramp2_print(const char *path, const char *btf_path, const char *func,
+int btfids_tramp2_print(const char *path, const char *btf_path, const char *func, int taken,
 			FILE *out, struct btfids_report *r)
 {
 	struct btfids_tramp2 t = {};
@@ -610,15 +612,22 @@ int btfids_tramp2_print(const char *path, const char *btf_path, const char *func
 	} else {
 		err = read_raw_table(path, btf_path, &t, r);
 	}
-	if (err)
+	if (!err && taken >= 0 && t.version != BTF_TRAMP3_VERSION) {
+		btfids_err(r, path, "--taken: a version %u table holds no verdicts (version 3 does: an x86_64 vmlinux with ftrace)",
+			   t.version);
+		err = -EINVAL;
+	}
+	if (err) {
+		btfids_tramp2_free(&t);
 		return err;
+	}
 	errno = 0;
 	btf = btf__parse(names, NULL);
 	if (!btf) {
 		err = errno ? -errno : -EINVAL;
 		btfids_err(r, names, "cannot read BTF: %s", btfids_btf_strerror(err, msg, sizeof(msg)));
 	} else {
-		err = print_funcs(&t, btf, names, func, out, r);
+		err = print_funcs(&t, btf, names, func, taken, out, r);
 	}
 	btf__free(btf);
 	btfids_tramp2_free(&t);

@@ -68,6 +68,7 @@ btfids models --arch s3|s390x
 btfids --tr|--tramp_table
 btfids models --bt|--btf_base --btf
 btfids models --fu|--func
+btfids models --taken fentry.|fentry.multi
 btfids --no|--no-fail
 btfids help mo|models
 CASES

@@ -76,11 +76,13 @@ int btfids_tramp2_of_elf(const struct btfids_elf *e, const char *btf_path,
  * `btfids models [--btf BTF] FILE` of a v2 table: FILE a vmlinux whose
  * .BTF_tramp holds one (names and crc32 from its .BTF, or --btf's), or a
  * raw <elf>.BTF_tramp file (needs @btf_path: its names, crc32 and, for an
- * ELF, e_machine). JSON Lines by BTF ID, with "class"; only the functions
- * btfids_models_wanted(@func, name) (tramp_class.h). Returns 0, or a
+ * ELF, e_machine). JSON Lines by BTF ID, with "class" (and "verdicts" in
+ * a version 3 table); only the functions btfids_models_wanted(@func, name)
+ * (tramp_class.h) and, with @taken >= 0 (an enum btfids_attach), whose
+ * verdict for it is taken (a version 2 table: an error). Returns 0, or a
  * negative errno after an error line.
  */
-int btfids_tramp2_print(const char *path, const char *btf_path, const char *func,
+int btfids_tramp2_print(const char *path, const char *btf_path, const char *func, int taken,
 			FILE *out, struct btfids_report *r);
 
 #endif /* _BTFIDS_TRAMP2_H */
