@@ -52,6 +52,16 @@ static const struct expect expects[] = {
 	  "btf_id_deny (bpf_check_attach_btf_id_multi())" },
 	{ NULL, "native_sched_clock", "fentry", "no-ftrace-site EBUSY attach",
 	  "noinstr native_sched_clock (arch/x86/kernel/tsc.c): no __fentry__, no nop to poke" },
+	/* the model refuses a struct returned by value, every attach type alike */
+	{ NULL, "ns_to_timespec64", "fentry", "ret-unsupported EINVAL load",
+	  "struct timespec64 ns_to_timespec64() (kernel/time/time.c): btf_distill_func_proto() refuses a struct return (btf.c)" },
+	{ "amd64-7", "ns_to_timespec64", "fexit.multi", "ret-unsupported EINVAL link",
+	  "the model, at BPF_LINK_CREATE (bpf_check_attach_btf_id_multi())" },
+	/* fmod_ret: a kfunc set registered with register_btf_fmodret_id_set() */
+	{ NULL, "bpf_modify_return_test", "fmod_ret", "taken",
+	  "BTF_ID_FLAGS(func, bpf_modify_return_test) in bpf_test_modify_return_ids, register_btf_fmodret_id_set() (net/bpf/test_run.c)" },
+	{ NULL, "bpf_fentry_test1", "fmod_ret", "taken",
+	  "bpf_fentry_test1 in bpf_test_modify_return_ids too (net/bpf/test_run.c), Debian having no error-injection list" },
 };
 
 /* The JSON text btfids writes for @verdict of attach type @attach */

@@ -487,6 +487,26 @@ if [ -x "$R/mkunresolved" ] && [ -f "$K/amd64-7/vmlinux" ]; then
 	else
 		bad "Debian amd64 7.2 vmlinux --tramp_table: $res (plain run: $(outputs "$dv/plain"))"
 	fi
+	# the verdicts written from the cleared ELF (the sets resolved in
+	# memory) are those of the resolved vmlinux, function by function;
+	# --taken lists the functions whose verdict for the type is taken
+	"$B" models --btf "$dv/v.BTF" "$dv/v.BTF_tramp" >"$dv/table.jsonl" 2>/dev/null
+	"$B" models --all --verdicts "$K/amd64-7/vmlinux" >"$dv/elf.jsonl" 2>/dev/null
+	"$B" models --taken fentry.multi --btf "$dv/v.BTF" "$dv/v.BTF_tramp" >"$dv/taken.jsonl" 2>/dev/null
+	if cmpv=$(python3 -c '
+import json, sys
+t = {m["id"]: m.get("verdicts") for m in map(json.loads, open(sys.argv[1]))}
+e = [m for m in map(json.loads, open(sys.argv[2]))]
+d = sum(1 for m in e if not m.get("verdicts") or t.get(m["id"]) != m["verdicts"])
+want = sorted(m["id"] for m in e if m["verdicts"]["fentry.multi"]["taken"])
+got = sorted(m["id"] for m in map(json.loads, open(sys.argv[3])))
+print(len(e), d, len(want), "the same" if got == want else "not the same")
+sys.exit(d != 0 or got != want or len(e) < 40000)' "$dv/table.jsonl" "$dv/elf.jsonl" "$dv/taken.jsonl"); then
+		read -r ne _ nt _ <<<"$cmpv"
+		ok "Debian amd64 7.2: the table's verdicts are those models --all --verdicts computes from the resolved vmlinux ($ne functions, 0 differ); --taken fentry.multi lists the $nt it takes"
+	else
+		bad "Debian amd64 7.2: the table's verdicts against models --all --verdicts: ${cmpv:-no figures} (functions, differ, taken, --taken)"
+	fi
 	rm -f "$dv/vmlinux"
 fi
 
