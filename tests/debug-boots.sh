@@ -11,6 +11,10 @@
 # kernel build (about 25 minutes on 2 cores) and its boots run 3 to 5
 # times slower under TCG; README (The kernel side) has its last result.
 #
+# Arguments: the runs, in that order (default all three: boot-share,
+# "boot-share --stress", selftests-boot), e.g. tests/debug-boots.sh
+# "boot-share --stress" selftests-boot.
+#
 #   BTFIDS_KBUILD_DEBUG    the debug tree's folder (default ~/.cache/btfids/kbuild-debug)
 #   BTFIDS_BOOT_TIMEOUT    seconds for each qemu run (default 5400)
 # Ends with "debug-boots: N passed, N failed" or "debug-boots: skipped (<why>)".
@@ -43,7 +47,8 @@ passed=0 failed=0
 export BTFIDS_STRESS_ROUNDS=${BTFIDS_STRESS_ROUNDS:-1}
 export BTFIDS_STRESS_OFF_ROUNDS=${BTFIDS_STRESS_OFF_ROUNDS:-1}
 export BTFIDS_STRESS_FIRST=${BTFIDS_STRESS_FIRST:-1}
-for run in boot-share "boot-share --stress" selftests-boot; do
+[ $# -gt 0 ] || set -- boot-share "boot-share --stress" selftests-boot
+for run in "$@"; do
 	read -r s args <<< "$run"
 	# shellcheck disable=SC2086 # args: words
 	out=$("$here/$s.sh" $args 2>&1)
