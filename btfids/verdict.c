@@ -7,6 +7,7 @@
  * text bounds and the resolved .BTF_ids sets the verifier consults.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -184,6 +185,29 @@ static size_t text_ranges_only(const struct text_ranges *r, struct btfids_attach
 	return n;
 }
 
+/*
+ * CONFIG_KALLSYMS_ALL from the kernel build's include/config/auto.conf
+ * beside @e (kbuild runs the tool in the object tree, on .tmp_vmlinux1):
+ * 1 set, 0 not, -1 no such file.
+ */
+static int config_kallsyms_all(const struct btfids_elf *e)
+{
+	const char *slash = strrchr(e->path, '/');
+	char path[PATH_MAX], line[256];
+	int set = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%.*sinclude/config/auto.conf",
+		 slash ? (int)(slash - e->path + 1) : 0, e->path);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (!set && fgets(line, sizeof(line), f))
+		set = !strcmp(line, "CONFIG_KALLSYMS_ALL=y\n");
+	fclose(f);
+	return set;
+}
+
 static bool all_symbols(const struct btfids_elf *e, const struct btfids_attach_info *ai,
 			const struct text_ranges *r)
 {
@@ -197,6 +221,13 @@ static bool all_symbols(const struct btfids_elf *e, const struct btfids_attach_i
 	if (!at || read_at(e, at, b, sizeof(b)))
 		return true;	/* no kallsyms data: keep every name */
 	n = btfids_get32(b, btfids_elf_big_endian(e));
+	/*
+	 * 0: the first link's empty table (scripts/link-vmlinux.sh links
+	 * .tmp_vmlinux1, which gen-btf.sh reads, with the kallsyms of no
+	 * symbol); the build's config says, else every name
+	 */
+	if (!n)
+		return config_kallsyms_all(e) != 0;
 	for (i = 1; i < e->nr_syms; i++) {
 		if (btfids_elf_sym(e, i, &sym, &shndx, &name) || shndx == SHN_UNDEF ||
 		    shndx == SHN_ABS || !name[0] || GELF_ST_TYPE(sym.st_info) == STT_SECTION ||
@@ -266,6 +297,97 @@ static uint64_t get_long(const struct btfids_elf *e, const unsigned char *p)
 	hi = btfids_get32(p + (be ? 0 : 4), be);
 	lo = btfids_get32(p + (be ? 4 : 0), be);
 	return hi << 32 | lo;
+}
+
+/* A function as scripts/sorttable reads it from `nm -S`: address, size */
+struct nm_func {
+	uint64_t addr, size;
+	const char *name;
+};
+
+static int cmp_nm_func(const void *a, const void *b)
+{
+	const struct nm_func *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return strcmp(x->name, y->name);	/* nm's order, which qsort keeps */
+}
+
+/*
+ * The functions `nm -S` lists with a size and type t, T or W: symbols in
+ * code sections, and defined weak ones (not objects), by address.
+ */
+static int nm_funcs(const struct btfids_elf *e, struct nm_func **out, size_t *nr)
+{
+	size_t i, shndx, n = 0, nsec = 0;
+	const char *name;
+	GElf_Sym sym;
+
+	*out = calloc(e->nr_syms ? e->nr_syms : 1, sizeof(**out));
+	if (!*out || elf_getshdrnum(e->elf, &nsec))
+		return -ENOMEM;
+	for (i = 1; i < e->nr_syms; i++) {
+		int bind, type;
+
+		if (btfids_elf_sym(e, i, &sym, &shndx, &name) || shndx == SHN_UNDEF ||
+		    shndx == SHN_ABS || shndx >= nsec || !name[0] || !sym.st_size)
+			continue;
+		bind = GELF_ST_BIND(sym.st_info);
+		type = GELF_ST_TYPE(sym.st_info);
+		if (type == STT_SECTION || type == STT_FILE ||
+		    !(exec_section(e, shndx) || (bind == STB_WEAK && type != STT_OBJECT)))
+			continue;
+		(*out)[n].addr = sym.st_value;
+		(*out)[n].size = sym.st_size;
+		(*out)[n++].name = name;
+	}
+	qsort(*out, n, sizeof(**out), cmp_nm_func);
+	*nr = n;
+	return 0;
+}
+
+/* sorttable's find_func(): glibc's bsearch() over ranges, as it probes them */
+static bool nm_find(const struct nm_func *f, size_t n, uint64_t key)
+{
+	size_t lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (key < f[mid].addr)
+			hi = mid;
+		else if (key >= f[mid].addr + f[mid].size)
+			lo = mid + 1;
+		else
+			return true;
+	}
+	return false;
+}
+
+/*
+ * From 6.15 on, scripts/sorttable (-s, link-vmlinux.sh's sorttable())
+ * zeroes the ftrace sites of the final vmlinux that fall in no function of
+ * `nm -S` (those of an overridden weak function, and of code after a
+ * function's end, a cold part), and ftrace skips them at boot. The first
+ * link's ELF, which gen-btf.sh hands the tool, has them all: drop those
+ * here. (An ELF already sorted keeps what it has.)
+ */
+static int drop_unsorted(const struct btfids_attach_info *ai, uint64_t *sites, size_t *nr)
+{
+	struct nm_func *f = NULL;
+	size_t i, n = 0, k = 0;
+	int err;
+
+	if (ai->kernel && ai->kernel < BTFIDS_KERNEL(6, 15))
+		return 0;
+	err = nm_funcs(ai->e, &f, &n);
+	for (i = 0; !err && n && i < *nr; i++)
+		if (nm_find(f, n, sites[i]))
+			sites[k++] = sites[i];
+	if (!err && n)
+		*nr = k;
+	free(f);
+	return err;
 }
 
 /*
@@ -497,6 +619,8 @@ int btfids_attach_info_read(const struct btfids_elf *e, const unsigned char *ids
 	if (!err) {
 		err = read_addrs(ai, "__start_mcount_loc", "__stop_mcount_loc", 8, &ai->sites,
 				 &ai->nr_sites);
+		if (!err)
+			err = drop_unsorted(ai, ai->sites, &ai->nr_sites);
 		if (err == -ENOENT) {
 			btfids_warn(r, "%s: no attach verdicts: no __start_mcount_loc and __stop_mcount_loc (a kernel without ftrace)",
 				    e->path);
