@@ -45,7 +45,7 @@ trap 'rm -rf "$tmp"' EXIT
 # the guest: tramp.c against the tree's 7.3 UAPI, the rest as tests/boot.sh
 if ! clang -target bpf -O2 -g -Wall -Werror -I/usr/include/x86_64-linux-gnu \
 	-c "$S/ids.bpf.c" -o "$tmp/ids.bpf.o" 2>"$tmp/err" ||
-   ! ${CC:-gcc} $CFLAGS_GUEST -I"$T/tools/include/uapi" -c "$S/tramp.c" -o "$tmp/tramp.o" 2>>"$tmp/err" ||
+   ! ${CC:-gcc} $CFLAGS_GUEST -I"$T/tools/include/uapi" -I"$top/include" -c "$S/tramp.c" -o "$tmp/tramp.o" 2>>"$tmp/err" ||
    ! ${CC:-gcc} $CFLAGS_GUEST -static -o "$tmp/init" "$S"/init.c "$S"/ids.c "$S"/models.c \
 	"$S"/args.c "$tmp/tramp.o" -lbpf -lelf -lz 2>>"$tmp/err"; then
 	bad "cannot build the guest program: $(grep -m3 error "$tmp/err")"
@@ -81,8 +81,9 @@ locked=$(cat "$tmp/locked")
 ok "kbuild relinked the patched 7.3 tree with RESOLVE_BTFIDS=btfids (with the altered images $((SECONDS - locked)) s, after $((locked - t0)) s waiting for the tree's lock)"
 # nf functions, nc classes, size bytes, crc (zlib's, of .BTF), nref functions
 # in nrc classes that are not attachable; pc the probe class, of pn functions;
-# ndeny functions in the image's btf_id_deny set (the verifier refuses them)
-read -r nf nc size crc nref nrc pc pn ndeny <"$tmp/table"
+# ndeny functions in the image's btf_id_deny set (the verifier refuses them);
+# nv distinct verdicts (a version 3 table)
+read -r nf nc size crc nref nrc pc pn ndeny nv <"$tmp/table"
 # the self-test is the tree's CONFIG_BPF_BTF_TRAMP_SELFTEST (kernel/build-tree sets it)
 nost=
 nm "$tmp/vmlinux" | grep -qw btf_tramp_selftest ||
@@ -94,10 +95,10 @@ nm "$tmp/vmlinux" | grep -qw btf_tramp_selftest ||
 objcopy -O binary --only-section=.BTF "$tmp/vmlinux" "$tmp/vmlinux.BTF"
 objcopy -O binary --only-section=.BTF_tramp "$tmp/vmlinux" "$tmp/vmlinux.BTF_tramp"
 if chk=$(python3 "$top/tests/tramp2_check.py" --elf "$tmp/vmlinux" "$tmp/vmlinux.BTF_tramp" \
-	"$tmp/vmlinux.BTF" 2>&1) && [ "${nf:-0}" -ge 10000 ]; then
+	"$tmp/vmlinux.BTF" 2>&1) && [ "${nf:-0}" -ge 10000 ] && [ "${nv:-0}" -ge 2 ]; then
 	ok "the table from its bytes (tests/tramp2_check.py): $chk; .BTF crc32 $crc"
 else
-	bad "the table from its bytes (want a valid v2 table of 10000+ functions): $(echo "$chk" | head -3 | tr '\n' ' ')"
+	bad "the table from its bytes (want a valid version 3 table of 10000+ functions): $(echo "$chk" | head -3 | tr '\n' ' ')"
 fi
 
 # initramfs (the tree's gen_init_cpio), one per boot: cpio [NAME FILE]...
@@ -119,20 +120,27 @@ cpio() {
 	"$gic" "$tmp/cpio.list"
 }
 touch "$tmp/empty"
-# btfids' tracing_multi verdicts of every function, for the guest to judge
-# (tramp.c judge_verdicts()): "id fentry.multi fexit.multi", each "taken" or
-# the errno
-"$B" models --all --verdicts "$tmp/vmlinux" >"$tmp/verdicts.jsonl" 2>"$tmp/err" ||
-	bad "btfids models --all --verdicts: $(tail -1 "$tmp/err")"
-python3 -c '
+# the table's verdicts (version 3) are what btfids computes from the final
+# vmlinux (models --all --verdicts): the table was written from the first
+# link's ELF, the kernel runs the last one's
+"$B" models "$tmp/vmlinux" >"$tmp/table.jsonl" 2>"$tmp/err" &&
+"$B" models --all --verdicts "$tmp/vmlinux" >"$tmp/verdicts.jsonl" 2>>"$tmp/err" ||
+	bad "btfids models (the table's verdicts, and --all --verdicts): $(tail -1 "$tmp/err")"
+if cmpv=$(python3 -c '
 import json, sys
-for line in sys.stdin:
-    m = json.loads(line)
-    v = m.get("verdicts", {})
-    w = ["taken" if v[t]["taken"] else v[t]["errno"] for t in ("fentry.multi", "fexit.multi") if t in v]
-    if len(w) == 2:
-        print(m["id"], *w)' <"$tmp/verdicts.jsonl" >"$tmp/verdicts.txt"
-cpio /tramp.txt "$tmp/tramp.txt" /verdicts.txt "$tmp/verdicts.txt" >"$tmp/initrd1.cpio"
+t = {m["id"]: m.get("verdicts") for m in map(json.loads, open(sys.argv[1]))}
+n = d = 0
+for m in map(json.loads, open(sys.argv[2])):
+    n += 1
+    if t.get(m["id"]) != m.get("verdicts") or not m.get("verdicts"):
+        d += 1
+print(n, d)
+sys.exit(d != 0 or n < 10000)' "$tmp/table.jsonl" "$tmp/verdicts.jsonl"); then
+	ok "the table's verdicts are those btfids computes from the final vmlinux: ${cmpv% *} functions, 0 differ"
+else
+	bad "the table's verdicts against models --all --verdicts of the final vmlinux: ${cmpv:-no figures} (functions, differ)"
+fi
+cpio /tramp.txt "$tmp/tramp.txt" >"$tmp/initrd1.cpio"
 cpio /tramp.txt "$tmp/tramp.txt" /tramp-probe "$tmp/probe.txt" >"$tmp/initrd2.cpio"
 cpio /tramp-klog "$tmp/empty" >"$tmp/initrd3.cpio"
 
@@ -160,7 +168,7 @@ expect() {
 }
 # lines of the log like PATTERN (after "boot: <release> ")
 count() { grep -cE "^boot: $rel $1" "$L"; }
-valid="btf_tramp: table valid: $nf functions, $nc classes \\($size bytes; \\.BTF crc32 $crc; [0-9]+ us\\)"
+valid="btf_tramp: table valid: $nf functions, $nc classes, $nv verdicts \\($size bytes; \\.BTF crc32 $crc; [0-9]+ us\\)"
 selftest='klog: btf_tramp: [0-9]+ functions, [0-9]+ classes: '
 expect "the kernel validated the table at boot, with the counts, size and crc32 of the bytes" \
 	'klog: btf_tramp: (table|no table)' "$valid"
@@ -176,14 +184,17 @@ expect "tracing_multi on each sampled function alone attaches where its class sa
 	'tramp attach: ' "tramp attach: [0-9]+ tried, [1-9][0-9]* attached, $nref refused as their class says, [0-9]+ attachable at no ftrace site \\(ENOENT\\), $ndeny in btf_id_deny \\(EINVAL\\), tables off and on; 0 wrong$"
 expect "one link over the attachable sampled functions runs its program, tables off and on" 'tramp run: ' \
 	"program ran [1-9][0-9]* times \\(tables off\\), [1-9][0-9]* \\(on\\)"
-# btfids' verdicts (models --all --verdicts): per tracing_multi type, one
-# link over every function it takes at the first try, and each one it
-# refuses refused alone with its errno (issue 28)
-nv=$(wc -l <"$tmp/verdicts.txt")
+# the verdicts of the table the kernel exports (/sys/kernel/btf_tramp/vmlinux,
+# checked in the guest against /sys/kernel/btf/vmlinux): per tracing_multi
+# type, one link over every function it takes, at the first try, and each
+# one it refuses refused alone, with its errno (issue 28)
+expect "the kernel exports the table it took in /sys/kernel/btf_tramp/vmlinux, version 3, the crc32 of /sys/kernel/btf/vmlinux" \
+	'verdicts: /sys/kernel/btf_tramp/vmlinux' \
+	"verdicts: /sys/kernel/btf_tramp/vmlinux: version 3, $nf functions, $nv distinct verdicts, $size bytes, \\.BTF crc32 matches; [1-9][0-9]* judged for tracing_multi$"
 for vt in fentry.multi fexit.multi; do
-	expect "$vt: one link takes every function btfids' verdict takes; each it refuses is refused alone, with its errno ($nv functions)" \
+	expect "$vt: one link takes every function the exported table's verdict takes; each it refuses is refused alone, with its errno" \
 		"verdicts: $vt: [0-9]+ taken" \
-		"verdicts: $vt: ([1-9][0-9]*) taken by btfids, \\1 taken by one link, ([0-9]+) refused by btfids, \\2 refused by the kernel alone, 0 wrong$"
+		"verdicts: $vt: ([1-9][0-9]*) taken by the table, \\1 taken by one link, ([0-9]+) refused by the table, \\2 refused by the kernel alone, 0 wrong$"
 	grep -E "^boot: $rel verdicts: $vt: (one link|wrong)" "$L" | head -5
 done
 grep -q '^boot: end' "$L" || bad "the first guest did not finish; log ends: $(tail -c 300 "$L" | tr '\n' ' ')"

@@ -12,6 +12,10 @@
  * (fexit 0: not for the fexit.multi link, tests/boot/share-deny.txt).
  * The guest keeps those ftrace lists (available_filter_functions) that one
  * fentry.multi link takes, and of them those one fexit.multi link takes.
+ * It finds them twice, timed in the same boot (issue 28): by trial (tracefs's
+ * list, then halving what a link refuses: search_chunks()), and by the
+ * attach verdicts of the table the kernel exports (table_takes()); the two
+ * must agree.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,9 +25,12 @@
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include <elf.h>
 #include <x86intrin.h>
+#include <zlib.h>
 
 #include "boot.h"
+#include "btfids/tramp.h"	/* the exported table's format and checks */
 #include "share.h"
 #include "share.bpf.h"
 
@@ -395,12 +402,15 @@ out:
 	return cnt;
 }
 
+static int link_calls;	/* BPF_LINK_CREATE calls of the search */
+
 /* Whether one link of @prog takes all of @f[0..cnt) */
 static bool takes(struct bpf_program *prog, const struct share_func *f, int cnt)
 {
 	uint32_t *ids = malloc(cnt * sizeof(*ids));
 	int fd = -ENOMEM;
 
+	link_calls++;
 	for (int i = 0; ids && i < cnt; i++)
 		ids[i] = f[i].id;
 	if (ids)
@@ -474,21 +484,147 @@ static void mark_fexit(struct share_func *f, int n, const struct share_func *x, 
 	}
 }
 
+#define TABLE	"/sys/kernel/btf_tramp/vmlinux"
+
+/* All of @path (a sysfs file: no size) into a malloc'd buffer, or NULL */
+static unsigned char *slurp(const char *path, size_t *len)
+{
+	size_t cap = 1 << 20;
+	unsigned char *buf = malloc(cap), *p;
+	int fd = open(path, O_RDONLY);
+	ssize_t n = -1;
+
+	*len = 0;
+	while (fd >= 0 && buf && (n = read(fd, buf + *len, cap - *len)) > 0) {
+		*len += n;
+		if (*len < cap)
+			continue;
+		p = realloc(buf, cap *= 2);
+		if (!p)
+			n = -1;
+		if (!p)
+			break;
+		buf = p;
+	}
+	if (fd >= 0)
+		close(fd);
+	if (n < 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/*
+ * What a tool does with the exported verdicts: read the table, check it
+ * against /sys/kernel/btf/vmlinux, keep the functions of @f[0..n) whose
+ * @type verdict (enum btf_tramp_attach) is "taken", one link of @prog over
+ * them. Their count (the link failing: negative), the ids in *@ids.
+ */
+static int table_takes(struct bpf_program *prog, const struct share_func *f, int n, int type,
+		       uint32_t **ids)
+{
+	size_t len, blen;
+	unsigned char *tab = slurp(TABLE, &len), *btf = slurp("/sys/kernel/btf/vmlinux", &blen);
+	const struct btf_tramp2_hdr *h = (const void *)tab;
+	const struct btf_tramp_verdict *v;
+	int k = 0, fd = -1;
+
+	*ids = calloc(n ? n : 1, sizeof(**ids));
+	if (!tab || !btf || !*ids ||
+	    btf_tramp2_check(tab, len, EM_X86_64, crc32(0, btf, blen), NULL) != BTF_TRAMP2_VALID ||
+	    h->version != BTF_TRAMP3_VERSION)
+		goto out;
+	for (int i = 0; i < n; i++) {
+		v = btf_tramp2_find_verdict(h, f[i].id);
+		if (v && v->at[type].refusal == BTF_TRAMP_TAKEN)
+			(*ids)[k++] = f[i].id;
+	}
+	fd = share_link(prog, *ids, NULL, k);
+	if (fd >= 0)
+		close(fd);
+out:
+	free(tab);
+	free(btf);
+	return fd >= 0 ? k : -1;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Whether @ids[0..k) (sorted here) are the ids of @f[0..n) */
+static bool same_ids(uint32_t *ids, int k, const struct share_func *f, int n)
+{
+	uint32_t *b = calloc(n ? n : 1, sizeof(*b));
+	bool same = b && k == n;
+
+	for (int i = 0; same && i < n; i++)
+		b[i] = f[i].id;
+	if (same) {
+		qsort(ids, k, sizeof(*ids), cmp_u32);
+		qsort(b, n, sizeof(*b), cmp_u32);
+		same = !memcmp(ids, b, n * sizeof(*b));
+	}
+	free(b);
+	return same;
+}
+
+/*
+ * The same functions found with the exported verdicts, in this boot: one
+ * read of the table, one link; against the search's time and link calls.
+ */
+static void by_table(struct share_ctx *c, const struct share_func *all, int n, double search_s,
+		     int calls)
+{
+	const struct share_func *x;
+	uint32_t *ids = NULL, *xids = NULL;
+	double t0 = now(), t;
+	int k, xk;
+
+	k = table_takes(prog(c->obj, "count_entry"), all, n, BTF_TRAMP_FENTRY_MULTI, &ids);
+	t = now() - t0;
+	x = c->f;	/* the search's fentry.multi functions */
+	xk = table_takes(prog(c->obj, "count_exit"), all, n, BTF_TRAMP_FEXIT_MULTI, &xids);
+	say("share: verdicts: fentry.multi: %d taken by the table, %s; the search kept %d: %s; "
+	    "the table and one link %.2f s, the search %.1f s and %d link calls (%.0fx)",
+	    k, k < 0 ? "one link refused them" : "one link took them", c->n,
+	    k >= 0 && same_ids(ids, k, x, c->n) ? "the same" : "they differ", t, search_s, calls,
+	    t > 0 ? search_s / t : 0.0);
+	say("share: verdicts: fexit.multi: %d taken by the table, %s (the search, from the functions /funcs.txt marks for fexit, kept %d)",
+	    xk, xk < 0 ? "one link refused them" : "one link took them", c->xn);
+	free(ids);
+	free(xids);
+}
+
 static int prepare(struct share_ctx *c, const char *path)
 {
-	struct share_func *x;
-	double t0 = now();
-	int n = read_funcs(path, &c->f), sites;
+	struct share_func *x, *all;
+	double t0 = now(), ts, search_s;
+	int n = read_funcs(path, &c->f), sites, calls;
 
 	if (n <= 0) {
 		say("share FAILED (no functions in %s)", path);
 		return -1;
 	}
 	qsort(c->f, n, sizeof(*c->f), cmp_name);
-	sites = ftrace_sites(c->f, n);
-	if (share_set(1))
+	all = malloc(n * sizeof(*all));
+	if (!all)
 		return -1;
+	memcpy(all, c->f, n * sizeof(*all));
+	ts = now();
+	sites = ftrace_sites(c->f, n);
+	if (share_set(1)) {
+		free(all);
+		return -1;
+	}
+	link_calls = 0;
 	c->n = search_chunks(prog(c->obj, "count_entry"), c->f, sites);
+	search_s = now() - ts;	/* tracefs's list, kallsyms, the halving */
+	calls = link_calls;
 	if (c->n <= 0) {
 		say("share FAILED (one fentry.multi link takes none of the %d ftrace sites)", sites);
 		return -1;
@@ -521,6 +657,8 @@ static int prepare(struct share_ctx *c, const char *path)
 	free(x);
 	say("share: %d functions of /funcs.txt, %d ftrace sites, %d taken by one fentry.multi link, %d by one fexit.multi link (%.1f s)",
 	    n, sites, c->n, c->xn, now() - t0);
+	by_table(c, all, n, search_s, calls);
+	free(all);
 	return 0;
 }
 

@@ -31,6 +31,12 @@
  *   probe   every function of the altered class alone, tables on (refused:
  *           the kernel takes the class from the table) and off (attached
  *           at its ftrace sites: BTF's word)
+ *   verdicts the attach verdicts of the table the kernel exports
+ *           (/sys/kernel/btf_tramp/vmlinux, version 3; checked here against
+ *           /sys/kernel/btf/vmlinux's crc32 with include/btfids/tramp.h's
+ *           btf_tramp2_check()): for each tracing_multi type, one link over
+ *           every function the table says it takes, and each function it
+ *           refuses alone, with the table's errno
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -45,8 +51,11 @@
 #include <sys/mount.h>
 #include <sys/syscall.h>
 #include <x86intrin.h>
+#include <elf.h>
+#include <zlib.h>
 
 #include "boot.h"
+#include "btfids/tramp.h"	/* the table's format and checks */
 
 #ifndef ENOTSUPP
 #define ENOTSUPP	524	/* the kernel's own, include/linux/errno.h */
@@ -708,7 +717,8 @@ static const char *errno_name(int e)
 	       e == ENOTSUPP ? "ENOTSUPP" : e == EBUSY ? "EBUSY" : e ? "other" : "taken";
 }
 
-static void judge_verdicts_type(const char *path, int k, int prog, int type, const char *name)
+static void judge_verdicts_type(const char *path, const char *who, int k, int prog, int type,
+				const char *name)
 {
 	uint32_t *ids = NULL, *ref = NULL, id, x;
 	char want[2][16], (*refwant)[16] = NULL, ex[VERDICT_EXAMPLES][96];
@@ -767,12 +777,12 @@ static void judge_verdicts_type(const char *path, int k, int prog, int type, con
 			continue;
 		}
 		if (w < VERDICT_EXAMPLES)
-			snprintf(ex[w], sizeof(ex[w]), "id %u: btfids %s, kernel %s", x, refwant[i],
-				 errno_name(e));
+			snprintf(ex[w], sizeof(ex[w]), "id %u: %s %s, kernel %s", x, who,
+				 refwant[i], errno_name(e));
 		w++;
 	}
-	say("verdicts: %s: %d taken by btfids, %d taken by one link, %d refused by btfids, %d refused by the kernel alone, %d wrong",
-	    name, nt, link_err ? 0 : nt, nr, q, w + (link_err ? nt : 0));
+	say("verdicts: %s: %d taken by %s, %d taken by one link, %d refused by %s, %d refused by the kernel alone, %d wrong",
+	    name, nt, who, link_err ? 0 : nt, nr, who, q, w + (link_err ? nt : 0));
 	for (i = 0; i < w && i < VERDICT_EXAMPLES; i++)
 		say("verdicts: %s: wrong: %s", name, ex[i]);
 out:
@@ -781,7 +791,7 @@ out:
 	free(refwant);
 }
 
-static void judge_verdicts(const char *path, int map)
+static void judge_verdicts(const char *path, const char *who, int map)
 {
 	static char log[1 << 12];
 	static const struct {
@@ -801,9 +811,94 @@ static void judge_verdicts(const char *path, int map)
 			    strerror(errno));
 			continue;
 		}
-		judge_verdicts_type(path, k, prog, types[k].type, types[k].name);
+		judge_verdicts_type(path, who, k, prog, types[k].type, types[k].name);
 		close(prog);
 	}
+}
+
+#define TABLE		"/sys/kernel/btf_tramp/vmlinux"
+#define TABLE_VERDICTS	"/table-verdicts.txt"
+
+/* All of @path into a malloc'd buffer (sysfs files report no size) */
+static unsigned char *slurp(const char *path, size_t *len)
+{
+	size_t cap = 1 << 20;
+	unsigned char *buf = malloc(cap), *p;
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	*len = 0;
+	if (fd < 0 || !buf)
+		goto fail;
+	while ((n = read(fd, buf + *len, cap - *len)) > 0) {
+		*len += n;
+		if (*len == cap) {
+			p = realloc(buf, cap *= 2);
+			if (!p)
+				goto fail;
+			buf = p;
+		}
+	}
+	if (n < 0)
+		goto fail;
+	close(fd);
+	return buf;
+fail:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return NULL;
+}
+
+/*
+ * The kernel's exported table, checked as the kernel checks it (e_machine,
+ * /sys/kernel/btf/vmlinux's crc32), its tracing_multi verdicts into @out
+ * as judge_verdicts() reads them: "id fentry.multi fexit.multi", each
+ * "taken" or the errno's name. 0, or -1 after a FAILED line.
+ */
+static int table_verdicts(const char *out)
+{
+	size_t len, blen;
+	unsigned char *tab = slurp(TABLE, &len), *btf = slurp("/sys/kernel/btf/vmlinux", &blen);
+	const struct btf_tramp2_hdr *h = (const void *)tab;
+	int st = -1, n = 0;
+	uint32_t i, where;
+	FILE *f = NULL;
+
+	if (!tab || !btf) {
+		say("verdicts FAILED (cannot read %s)", tab ? "/sys/kernel/btf/vmlinux" : TABLE);
+		goto out;
+	}
+	st = btf_tramp2_check(tab, len, EM_X86_64, crc32(0, btf, blen), &where);
+	if (st != BTF_TRAMP2_VALID || h->version != BTF_TRAMP3_VERSION) {
+		say("verdicts FAILED (%s: %s, version %u)", TABLE, btf_tramp2_status_str(st),
+		    len >= sizeof(*h) ? h->version : 0);
+		st = -1;
+		goto out;
+	}
+	f = fopen(out, "w");
+	for (i = 0; f && i < h->nr_funcs; i++) {
+		const struct btf_tramp_verdict *v =
+			&btf_tramp2_verdicts(h)[btf_tramp2_func_verdicts(h)[i]];
+		int a = BTF_TRAMP_FENTRY_MULTI, b = BTF_TRAMP_FEXIT_MULTI;
+
+		if (v->at[a].refusal == BTF_TRAMP_NOT_JUDGED || v->at[b].refusal == BTF_TRAMP_NOT_JUDGED)
+			continue;
+		fprintf(f, "%u %s %s\n", btf_tramp2_func_ids(h)[i], errno_name(v->at[a].err),
+			errno_name(v->at[b].err));
+		n++;
+	}
+	if (!f || fclose(f)) {
+		say("verdicts FAILED (cannot write %s)", out);
+		st = -1;
+		goto out;
+	}
+	say("verdicts: %s: version %u, %u functions, %u distinct verdicts, %zu bytes, .BTF crc32 matches; %d judged for tracing_multi",
+	    TABLE, h->version, h->nr_funcs, h->nr_verdicts, len, n);
+out:
+	free(tab);
+	free(btf);
+	return st;
 }
 
 /* The table's own tests: the sample alone, one link, or the probe. */
@@ -840,8 +935,8 @@ static void boot_tramp_table(const char *path, const char *probe_path)
 	else
 		judge_sample(&t, classes);
 	run(prog, map, &t);
-	if (!access("/verdicts.txt", R_OK))
-		judge_verdicts("/verdicts.txt", map);
+	if (!table_verdicts(TABLE_VERDICTS))
+		judge_verdicts(TABLE_VERDICTS, "the table", map);
 out:
 	if (prog >= 0)
 		close(prog);

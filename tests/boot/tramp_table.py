@@ -126,7 +126,7 @@ def do_list(vmlinux, out):
     nref = sum(1 for c in cls if not model[c]['attachable'])
     pc, pn = probe_class(model, cls, h['max_slots'])
     print(h['nr_funcs'], h['nr_classes'], h['size'], '%08x' % zlib.crc32(btf), nref,
-          len(refused), pc, pn, sum(1 for i in ids if i in deny))
+          len(refused), pc, pn, sum(1 for i in ids if i in deny), h['nr_verdicts'])
 
 
 def do_alter(vmlinux, what, arg):
