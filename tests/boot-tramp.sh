@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # boot-tramp.sh - the kernel reads the table: relink the patched 7.3 tree
 # (kernel/7.3 series v2, built by kernel/build-tree) with
-# RESOLVE_BTFIDS=btfids, check its .BTF_tramp (one v2 table of every
-# vmlinux FUNC, class-indexed) from the bytes with tests/tramp2_check.py,
-# and boot it under qemu-system-x86_64 three times:
+# RESOLVE_BTFIDS=btfids, check its .BTF_tramp (one version 3 table of
+# every vmlinux FUNC, class-indexed, with the attach verdicts) from the
+# bytes with tests/tramp2_check.py, its verdicts against those of the
+# final vmlinux, and boot it under qemu-system-x86_64 four times:
 #   1. as built: the guest (tests/boot/tramp.c) echoes the kernel's
 #      "btf_tramp:" lines (the table valid, with the counts, size and crc32
 #      the bytes give; the self-test: 0 differ, in one line), attaches
@@ -12,14 +13,18 @@
 #      20th function, each class at least once): the errno must be the one
 #      the class and the ftrace sites give, both ways; then one link over
 #      every attachable sampled function at an ftrace site runs its program,
-#      tables off and on;
+#      tables off and on; the exported table (/sys/kernel/btf_tramp/vmlinux)
+#      is read and checked, and per tracing_multi type one link over every
+#      function its verdicts take attaches, each one they refuse is refused
+#      alone with their errno;
 #   2. with one attachable class altered to "not attachable" (the table
 #      still valid, its crc32 right: it covers .BTF only): each of its
 #      functions is refused (ENOTSUPP) with the tables on and attaches with
 #      them off, so the kernel reads the table; the self-test flags the
 #      class;
 #   3. with the table's crc32 altered and btf_tramp=0 on the command line:
-#      the kernel refuses the table in one line, and the switch reads N.
+#      the kernel refuses the table in one line, and the switch reads N;
+#   4. with a verdict no kernel knows: refused in one line, not exported.
 # Each altered vmlinux is made into a bzImage by the tree's make.
 # Ends with "boot-tramp: N passed, N failed" or "boot-tramp: skipped (<why>)".
 #
@@ -67,7 +72,7 @@ if ! (flock -w 1800 9 || exit 1
       tt list "$tmp/vmlinux" "$tmp/tramp.txt" >"$tmp/table" || exit 1
       read -r _ _ _ _ _ _ pc _ <"$tmp/table" && [ -n "$pc" ] && [ "$pc" != None ] || exit 1
       echo "$pc" >"$tmp/probe.txt"
-      for img in "class $pc" crc; do
+      for img in "class $pc" crc verdict; do
 	      # shellcheck disable=SC2086 # img: words
 	      cp "$tmp/vmlinux" "$T/vmlinux" && tt alter "$T/vmlinux" $img &&
 	      make -s -C "$T" ARCH=x86_64 RESOLVE_BTFIDS="$B" bzImage >/dev/null &&
@@ -223,7 +228,18 @@ else
 fi
 grep -q "^boot: $rel tramp param: N at boot" "$L" && ok "btf_tramp=0 on the command line turns the table off" ||
 	bad "btf_tramp=0: $(line 'tramp param')"
-for l in "$tmp/log2" "$tmp/log3"; do
+# a table with a verdict no kernel knows: refused in one line, not exported
+boot "$tmp/bzImage.verdict" "$tmp/initrd3.cpio" "$tmp/log4" ""
+L=$tmp/log4
+rf=$(grep -E "^boot: $rel klog: btf_tramp: (table|no table)" "$L")
+if [ "$(echo "$rf" | grep -c .)" = 1 ] &&
+   echo "$rf" | grep -q "btf_tramp: table refused: a verdict has an unknown refusal, or refuses at no step or errno$" &&
+   grep -q "^boot: $rel tramp export: none$" "$L"; then
+	ok "a table with a verdict no kernel knows is refused in one line, and not exported: ${rf#*klog: }"
+else
+	bad "verdict refusal boot: ${rf:-no table line}; $(line 'tramp export' || echo 'no export line') (want one line: table refused: a verdict has an unknown refusal, ..., and no /sys/kernel/btf_tramp/vmlinux)"
+fi
+for l in "$tmp/log2" "$tmp/log3" "$tmp/log4"; do
 	grep -q '^boot: end' "$l" || bad "guest $(basename "$l") did not finish; log ends: $(tail -c 300 "$l" | tr '\n' ' ')"
 done
 finish

@@ -609,10 +609,10 @@ static inline int btf_tramp2_check(const void *tab, size_t len, btf_tramp_u16 ma
 }
 
 /*
- * Index of the class of BTF FUNC @id in a checked table, or -1 when the
- * table has no such function: binary search of func_id, O(log n).
+ * Index in func_id[] of BTF FUNC @id in a checked table, or -1 when the
+ * table has no such function: binary search, O(log n).
  */
-static inline long btf_tramp2_class_index(const struct btf_tramp2_hdr *h, btf_tramp_u32 id)
+static inline long btf_tramp2_func_index(const struct btf_tramp2_hdr *h, btf_tramp_u32 id)
 {
 	const btf_tramp_u32 *ids = btf_tramp2_func_ids(h);
 	btf_tramp_u32 lo = 0, hi = h->nr_funcs;
@@ -625,9 +625,15 @@ static inline long btf_tramp2_class_index(const struct btf_tramp2_hdr *h, btf_tr
 		else
 			hi = mid;
 	}
-	if (lo == h->nr_funcs || ids[lo] != id)
-		return -1;
-	return btf_tramp2_func_classes(h)[lo];
+	return lo == h->nr_funcs || ids[lo] != id ? -1 : (long)lo;
+}
+
+/* Index of the class of BTF FUNC @id in a checked table, or -1 */
+static inline long btf_tramp2_class_index(const struct btf_tramp2_hdr *h, btf_tramp_u32 id)
+{
+	long i = btf_tramp2_func_index(h, id);
+
+	return i < 0 ? -1 : btf_tramp2_func_classes(h)[i];
 }
 
 /*
@@ -637,22 +643,9 @@ static inline long btf_tramp2_class_index(const struct btf_tramp2_hdr *h, btf_tr
 static inline const struct btf_tramp_verdict *
 btf_tramp2_find_verdict(const struct btf_tramp2_hdr *h, btf_tramp_u32 id)
 {
-	const btf_tramp_u32 *ids = btf_tramp2_func_ids(h);
-	btf_tramp_u32 lo = 0, hi = h->nr_funcs;
+	long i = h->version == BTF_TRAMP3_VERSION ? btf_tramp2_func_index(h, id) : -1;
 
-	if (h->version != BTF_TRAMP3_VERSION)
-		return NULL;
-	while (lo < hi) {
-		btf_tramp_u32 mid = lo + (hi - lo) / 2;
-
-		if (ids[mid] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == h->nr_funcs || ids[lo] != id)
-		return NULL;
-	return &btf_tramp2_verdicts(h)[btf_tramp2_func_verdicts(h)[lo]];
+	return i < 0 ? NULL : &btf_tramp2_verdicts(h)[btf_tramp2_func_verdicts(h)[i]];
 }
 
 /* The class of BTF FUNC @id in a checked table, or NULL. */

@@ -962,5 +962,7 @@ void boot_tramp(const char *path, const char *probe_path)
 	say("tramp param: %c at boot", state[0]);
 	if (path)	/* else the refusal image: the kernel's lines, the switch */
 		boot_tramp_table(path, probe_path);
+	else
+		say("tramp export: %s", access(TABLE, F_OK) ? "none" : TABLE);
 	tables(state[0] == 'Y');
 }

@@ -8,10 +8,14 @@ tests/tramp2_check.py's reader (not btfids'), and the altered images.
                      in the image's resolved btf_id_deny set, which the
                      verifier refuses to trace: EINVAL); print
                      "nr_funcs nr_classes size crc32 refused_funcs
-                     refused_classes probe_class probe_funcs denied"
+                     refused_classes probe_class probe_funcs denied
+                     nr_verdicts"
                      (crc32: zlib's, of the .BTF section, as 8 hex digits;
                      probe_class: the attachable class the probe alters)
   alter VMLINUX crc  flip the header's btf_crc32: a table of another .BTF
+  alter VMLINUX verdict
+                     give verdict 0's fentry the refusal 200, which no
+                     kernel knows: the kernel must refuse the table
   alter VMLINUX class K
                      mark class K not attachable, reason too-many-slots (an
                      arch's refusal: it stays distilled), no locations: the
@@ -138,6 +142,12 @@ def do_alter(vmlinux, what, arg):
             fp.seek(off + CRC_OFF)
             fp.write(struct.pack('<I', h['crc'] ^ 0xffffffff))
             return
+        if what == 'verdict':	# verdict 0's fentry: a refusal no kernel knows
+            if h['nr_verdicts'] == 0:
+                sys.exit('%s: no verdicts to alter (a version 2 table)' % vmlinux)
+            fp.seek(off + tramp2_check.HDR + h['nr_classes'] * tramp2_check.CLASS)
+            fp.write(bytes([200]))
+            return
         k = int(arg)
         if k >= h['nr_classes']:
             sys.exit('%s: class %d: the table has %d' % (vmlinux, k, h['nr_classes']))
@@ -152,7 +162,7 @@ def main():
     a = sys.argv[1:]
     if len(a) == 3 and a[0] == 'list':
         do_list(a[1], a[2])
-    elif len(a) in (3, 4) and a[0] == 'alter' and a[2] in ('crc', 'class'):
+    elif len(a) in (3, 4) and a[0] == 'alter' and a[2] in ('crc', 'class', 'verdict'):
         do_alter(a[1], a[2], a[3] if len(a) == 4 else None)
     else:
         sys.exit(__doc__)
