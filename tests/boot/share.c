@@ -519,11 +519,13 @@ static unsigned char *slurp(const char *path, size_t *len)
  * What a tool does with the exported verdicts: read the table, check it
  * against /sys/kernel/btf/vmlinux, keep the functions of @f[0..n) whose
  * @type verdict (enum btf_tramp_attach) is "taken", one link of @prog over
- * them. Their count (the link failing: negative), the ids in *@ids.
+ * them. Their count (the link failing: negative), the ids in *@ids, the
+ * link's attach and detach in *@link_s (when not NULL).
  */
 static int table_takes(struct bpf_program *prog, const struct share_func *f, int n, int type,
-		       uint32_t **ids)
+		       uint32_t **ids, double *link_s)
 {
+	double t0;
 	size_t len, blen;
 	unsigned char *tab = slurp(TABLE, &len), *btf = slurp("/sys/kernel/btf/vmlinux", &blen);
 	const struct btf_tramp2_hdr *h = (const void *)tab;
@@ -540,9 +542,12 @@ static int table_takes(struct bpf_program *prog, const struct share_func *f, int
 		if (v && v->at[type].refusal == BTF_TRAMP_TAKEN)
 			(*ids)[k++] = f[i].id;
 	}
+	t0 = now();
 	fd = share_link(prog, *ids, NULL, k);
 	if (fd >= 0)
 		close(fd);
+	if (link_s)
+		*link_s = now() - t0;
 out:
 	free(tab);
 	free(btf);
@@ -556,44 +561,68 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Whether @ids[0..k) (sorted here) are the ids of @f[0..n) */
-static bool same_ids(uint32_t *ids, int k, const struct share_func *f, int n)
+/*
+ * Of @ids[0..k) (sorted here) against the ids of @f[0..n): how many are
+ * not in @f (*@more), how many of @f are not in @ids (*@less), the names
+ * of up to 3 of the first kind into @ex (from @all[0..na), by id).
+ */
+static void compare_ids(uint32_t *ids, int k, const struct share_func *f, int n,
+			const struct share_func *all, int na, int *more, int *less,
+			char *ex, size_t len)
 {
 	uint32_t *b = calloc(n ? n : 1, sizeof(*b));
-	bool same = b && k == n;
+	int i = 0, j = 0;
 
-	for (int i = 0; same && i < n; i++)
-		b[i] = f[i].id;
-	if (same) {
-		qsort(ids, k, sizeof(*ids), cmp_u32);
-		qsort(b, n, sizeof(*b), cmp_u32);
-		same = !memcmp(ids, b, n * sizeof(*b));
+	*more = *less = 0;
+	*ex = 0;
+	if (!b) {
+		*more = *less = -1;
+		return;
+	}
+	for (int x = 0; x < n; x++)
+		b[x] = f[x].id;
+	qsort(ids, k, sizeof(*ids), cmp_u32);
+	qsort(b, n, sizeof(*b), cmp_u32);
+	while (i < k || j < n) {
+		if (j == n || (i < k && ids[i] < b[j])) {
+			for (int a = 0; *more < 3 && a < na; a++)
+				if (all[a].id == ids[i])
+					snprintf(ex + strlen(ex), len - strlen(ex), "%s%s",
+						 *ex ? ", " : "", all[a].name);
+			++*more, i++;
+		} else if (i == k || b[j] < ids[i]) {
+			++*less, j++;
+		} else {
+			i++, j++;
+		}
 	}
 	free(b);
-	return same;
 }
 
 /*
  * The same functions found with the exported verdicts, in this boot: one
  * read of the table, one link; against the search's time and link calls.
+ * The search starts from tracefs's list of ftrace sites, by name: a
+ * function it lists under another name is one the search cannot find.
  */
 static void by_table(struct share_ctx *c, const struct share_func *all, int n, double search_s,
 		     int calls)
 {
-	const struct share_func *x;
 	uint32_t *ids = NULL, *xids = NULL;
-	double t0 = now(), t;
-	int k, xk;
+	double t0 = now(), t, tl;
+	int k, xk, more, less;
+	char ex[256];
 
-	k = table_takes(prog(c->obj, "count_entry"), all, n, BTF_TRAMP_FENTRY_MULTI, &ids);
+	k = table_takes(prog(c->obj, "count_entry"), all, n, BTF_TRAMP_FENTRY_MULTI, &ids, &tl);
 	t = now() - t0;
-	x = c->f;	/* the search's fentry.multi functions */
-	xk = table_takes(prog(c->obj, "count_exit"), all, n, BTF_TRAMP_FEXIT_MULTI, &xids);
-	say("share: verdicts: fentry.multi: %d taken by the table, %s; the search kept %d: %s; "
-	    "the table and one link %.2f s, the search %.1f s and %d link calls (%.0fx)",
+	xk = table_takes(prog(c->obj, "count_exit"), all, n, BTF_TRAMP_FEXIT_MULTI, &xids, NULL);
+	if (k >= 0)
+		compare_ids(ids, k, c->f, c->n, all, n, &more, &less, ex, sizeof(ex));
+	say("share: verdicts: fentry.multi: %d taken by the table, %s; the search kept %d: %d of them not in the table, %d more in it%s%s%s; "
+	    "the table %.2f s (its link %.2f s), the search %.2f s and %d link calls",
 	    k, k < 0 ? "one link refused them" : "one link took them", c->n,
-	    k >= 0 && same_ids(ids, k, x, c->n) ? "the same" : "they differ", t, search_s, calls,
-	    t > 0 ? search_s / t : 0.0);
+	    k < 0 ? -1 : less, k < 0 ? -1 : more, *ex ? " (" : "", ex, *ex ? ")" : "", t, tl,
+	    search_s, calls);
 	say("share: verdicts: fexit.multi: %d taken by the table, %s (the search, from the functions /funcs.txt marks for fexit, kept %d)",
 	    xk, xk < 0 ? "one link refused them" : "one link took them", c->xn);
 	free(ids);
