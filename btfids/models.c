@@ -237,6 +237,13 @@ static int models_all(struct models_opts *o, const char *path)
 		btf_fail(path, err, base, r);
 		goto out;
 	}
+	if (o->taken >= 0 && !ai) {
+		btfids_err(r, path, "--taken %s: no attach verdicts for this file (an x86_64 vmlinux with ftrace has them)",
+			   btfids_attach_str(o->taken));
+		btf__free(btf);
+		err = -EINVAL;
+		goto out;
+	}
 	say_rules(o, path, &ru, from, own_base);
 	btfids_json_init(&j, stdout);
 	n = btf__type_cnt(btf);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tramp2.c - the v2 trampoline table: every BTF FUNC of vmlinux with the
+ * tramp2.c - the v2 and v3 trampoline table: every BTF FUNC of vmlinux with the
  * index of its func model class (format: include/btfids/tramp.h, "btf_tramp
  * format"). Built in the 7.x flow from the final BTF (resolve.c writes it
  * as <elf>.BTF_tramp), read back by `models` and `dump`.
@@ -97,7 +97,7 @@ static void class_set_free(struct class_set *cs)
 	free(cs->slot);
 }
 
-/* Distinct verdicts, in order of first use: a few dozen in a vmlinux, so a list */
+/* Distinct verdicts, in order of first use: about a dozen in a vmlinux, so a list */
 struct verdict_set {
 	struct btf_tramp_verdict *rec;
 	uint32_t nr, cap, last;
@@ -550,7 +550,7 @@ static int print_funcs(const struct btfids_tramp2 *t, const struct btf *btf,
 		const struct btf_type *ty = btf__type_by_id(btf, ids[i]);
 
 		if (!ty || !btf_is_func(ty)) {
-			btfids_err(r, btf_path, "v2 trampoline table: function %u, ID %u, is no FUNC of this BTF",
+			btfids_err(r, btf_path, "trampoline table: function %u, ID %u, is no FUNC of this BTF",
 				   i, ids[i]);
 			return -EINVAL;
 		}
@@ -559,7 +559,8 @@ static int print_funcs(const struct btfids_tramp2 *t, const struct btf *btf,
 		btfids_tramp_get_class(&c[cls[i]], &m);
 		if (h->version == BTF_TRAMP3_VERSION)
 			btfids_verdict_get(&btf_tramp2_verdicts(h)[ver[i]], m.reason, v);
-		if (taken >= 0 && (!v[taken].given || v[taken].refusal))
+		if (taken >= 0 && (h->version != BTF_TRAMP3_VERSION || !v[taken].given ||
+				   v[taken].refusal))
 			continue;
 		btfids_tramp_class_print_verdicts(&j, btf__name_by_offset(btf, ty->name_off),
 						  ids[i], cls[i], &m,

@@ -458,7 +458,10 @@ static inline const btf_tramp_u16 *btf_tramp2_func_verdicts(const struct btf_tra
 	return btf_tramp2_func_classes(h) + h->nr_funcs;
 }
 
-/* What btf_tramp2_check() found: the first check, in this order, that fails. */
+/*
+ * What btf_tramp2_check() found: the first check that fails (the order is
+ * the function's; the values keep the order they were added in).
+ */
 enum btf_tramp2_status {
 	BTF_TRAMP2_VALID = 0,
 	BTF_TRAMP2_SHORT,		/* fewer bytes than a header */
@@ -503,14 +506,17 @@ static inline const char *btf_tramp2_status_str(int st)
 
 /*
  * A class a trampoline may be built from: nr_args <= 12, every arg_size
- * <= 16, a known reason, attachable exactly when the reason is OK.
+ * and ret_size <= 16, a known reason, attachable exactly when the reason
+ * is OK, and then modelled (distilled): the kernel's check too
+ * (kernel/bpf/btf_tramp.c btf_tramp_bad_class()).
  */
 static inline int btf_tramp2_class_ok(const struct btf_tramp_class *c)
 {
 	int i;
 
 	if (c->nr_args > BTF_TRAMP_MAX_ARGS || c->reason >= BTF_TRAMP_NR_REASONS ||
-	    c->attachable != (c->reason == BTF_TRAMP_OK))
+	    c->attachable != (c->reason == BTF_TRAMP_OK) || c->ret_size > 16 ||
+	    (c->attachable && !c->distilled))
 		return 0;
 	for (i = 0; i < BTF_TRAMP_MAX_ARGS; i++)
 		if (c->arg_size[i] > 16)
@@ -544,7 +550,8 @@ static inline int btf_tramp2_verdict_ok(const struct btf_tramp_verdict *v)
  * Check the @len bytes at @tab (4-byte aligned) as a v2 or v3 table for an image
  * of e_machine @machine whose .BTF has zlib crc32 @btf_crc32. Returns
  * BTF_TRAMP2_VALID or the first failed check (enum btf_tramp2_status);
- * *@where (when not NULL) gets the index of the function or class at fault.
+ * *@where (when not NULL) gets the index of the function, class or verdict
+ * at fault.
  */
 static inline int btf_tramp2_check(const void *tab, size_t len, btf_tramp_u16 machine,
 				   btf_tramp_u32 btf_crc32, btf_tramp_u32 *where)

@@ -519,8 +519,9 @@ static unsigned char *slurp(const char *path, size_t *len)
  * What a tool does with the exported verdicts: read the table, check it
  * against /sys/kernel/btf/vmlinux, keep the functions of @f[0..n) whose
  * @type verdict (enum btf_tramp_attach) is "taken", one link of @prog over
- * them. Their count (the link failing: negative), the ids in *@ids, the
- * link's attach and detach in *@link_s (when not NULL).
+ * them. Their count, the ids in *@ids, the link's attach and detach in
+ * *@link_s (when not NULL); -1 when the table is not there or not valid
+ * (*@ids NULL), -2 when the link is refused.
  */
 static int table_takes(struct bpf_program *prog, const struct share_func *f, int n, int type,
 		       uint32_t **ids, double *link_s)
@@ -530,13 +531,16 @@ static int table_takes(struct bpf_program *prog, const struct share_func *f, int
 	unsigned char *tab = slurp(TABLE, &len), *btf = slurp("/sys/kernel/btf/vmlinux", &blen);
 	const struct btf_tramp2_hdr *h = (const void *)tab;
 	const struct btf_tramp_verdict *v;
-	int k = 0, fd = -1;
+	int k = -1, fd = -1;
 
+	if (link_s)
+		*link_s = 0;
 	*ids = calloc(n ? n : 1, sizeof(**ids));
 	if (!tab || !btf || !*ids ||
 	    btf_tramp2_check(tab, len, EM_X86_64, crc32(0, btf, blen), NULL) != BTF_TRAMP2_VALID ||
 	    h->version != BTF_TRAMP3_VERSION)
 		goto out;
+	k = 0;
 	for (int i = 0; i < n; i++) {
 		v = btf_tramp2_find_verdict(h, f[i].id);
 		if (v && v->at[type].refusal == BTF_TRAMP_TAKEN)
@@ -548,10 +552,12 @@ static int table_takes(struct bpf_program *prog, const struct share_func *f, int
 		close(fd);
 	if (link_s)
 		*link_s = now() - t0;
+	if (fd < 0)
+		k = -2;
 out:
 	free(tab);
 	free(btf);
-	return fd >= 0 ? k : -1;
+	return k;
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -608,10 +614,12 @@ static void compare_ids(uint32_t *ids, int k, const struct share_func *f, int n,
 static void by_table(struct share_ctx *c, const struct share_func *all, int n, double search_s,
 		     int calls)
 {
+	static const char *const what[] = { "", "no valid version 3 table in " TABLE,
+					    "one link refused them" };
 	uint32_t *ids = NULL, *xids = NULL;
-	double t0 = now(), t, tl;
-	int k, xk, more, less;
-	char ex[256];
+	double t0 = now(), t, tl = 0;
+	int k, xk, more = -1, less = -1;
+	char ex[256] = "";
 
 	k = table_takes(prog(c->obj, "count_entry"), all, n, BTF_TRAMP_FENTRY_MULTI, &ids, &tl);
 	t = now() - t0;
@@ -620,11 +628,10 @@ static void by_table(struct share_ctx *c, const struct share_func *all, int n, d
 		compare_ids(ids, k, c->f, c->n, all, n, &more, &less, ex, sizeof(ex));
 	say("share: verdicts: fentry.multi: %d taken by the table, %s; the search kept %d: %d of them not in the table, %d more in it%s%s%s; "
 	    "the table %.2f s (its link %.2f s), the search %.2f s and %d link calls",
-	    k, k < 0 ? "one link refused them" : "one link took them", c->n,
-	    k < 0 ? -1 : less, k < 0 ? -1 : more, *ex ? " (" : "", ex, *ex ? ")" : "", t, tl,
-	    search_s, calls);
+	    k, k < 0 ? what[-k] : "one link took them", c->n, less, more,
+	    *ex ? " (" : "", ex, *ex ? ")" : "", t, tl, search_s, calls);
 	say("share: verdicts: fexit.multi: %d taken by the table, %s (the search, from the functions /funcs.txt marks for fexit, kept %d)",
-	    xk, xk < 0 ? "one link refused them" : "one link took them", c->xn);
+	    xk, xk < 0 ? what[-xk] : "one link took them", c->xn);
 	free(ids);
 	free(xids);
 }
@@ -646,22 +653,20 @@ static int prepare(struct share_ctx *c, const char *path)
 	memcpy(all, c->f, n * sizeof(*all));
 	ts = now();
 	sites = ftrace_sites(c->f, n);
-	if (share_set(1)) {
-		free(all);
-		return -1;
-	}
+	if (share_set(1))
+		goto fail;
 	link_calls = 0;
 	c->n = search_chunks(prog(c->obj, "count_entry"), c->f, sites);
 	search_s = now() - ts;	/* tracefs's list, kallsyms, the halving */
 	calls = link_calls;
 	if (c->n <= 0) {
 		say("share FAILED (one fentry.multi link takes none of the %d ftrace sites)", sites);
-		return -1;
+		goto fail;
 	}
 	/* fexit.multi: a subset of those, in the same order */
 	x = malloc(c->n * sizeof(*x));
 	if (!x)
-		return -1;
+		goto fail;
 	for (int i = 0; i < c->n; i++)
 		if (c->f[i].fexit)
 			x[c->xn++] = c->f[i];
@@ -671,8 +676,10 @@ static int prepare(struct share_ctx *c, const char *path)
 	c->syms = calloc(c->n, sizeof(*c->syms));
 	c->xids = calloc(c->xn, sizeof(*c->xids));
 	c->xcookies = calloc(c->xn, sizeof(*c->xcookies));
-	if (!c->ids || !c->cookies || !c->syms || !c->xids || !c->xcookies)
-		return -1;
+	if (!c->ids || !c->cookies || !c->syms || !c->xids || !c->xcookies) {
+		free(x);
+		goto fail;
+	}
 	mark_fexit(c->f, c->n, x, c->xn);
 	for (int i = 0; i < c->n; i++) {
 		c->ids[i] = c->f[i].id;
@@ -689,6 +696,9 @@ static int prepare(struct share_ctx *c, const char *path)
 	by_table(c, all, n, search_s, calls);
 	free(all);
 	return 0;
+fail:
+	free(all);
+	return -1;
 }
 
 /*
