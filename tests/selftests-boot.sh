@@ -24,6 +24,9 @@
 #   BTFIDS_BOOT_LOG         keep the serial log in this file
 #   BTFIDS_BOOT_APPEND      more kernel command line (e.g. loglevel=7)
 #   BTFIDS_SELFTESTS_TESTS  test_progs -t list instead of all (for testing the test)
+#   BTFIDS_SELFTESTS_WATCHDOG  test_progs -w SECONDS (default its own, 120 s: a test
+#                           running longer is killed and failed; tests/debug-boots.sh
+#                           raises it: the bench's attach alone takes 214 s under KASAN)
 #   QEMU                    default qemu-system-x86_64 (TCG, 2 CPUs: BTFIDS_QEMU_SMP)
 set -uo pipefail
 
@@ -125,9 +128,10 @@ ok "test_progs built from the tree's selftests ($((SECONDS - start))s): $(tr '\n
 # the runs (tests/boot/selftests.c): the tests, then upstream's attach
 # benchmark on its own, last, each in every configuration
 deny=$(awk '$1 == "deny" { printf ",%s", $2 }' "$SKIPS")
+wd=${BTFIDS_SELFTESTS_WATCHDOG:+ -w $BTFIDS_SELFTESTS_WATCHDOG}
 {
-	echo "suite -v -t $TESTS${deny:+ -d ${deny#,}}"
-	echo "bench -v -t tracing_multi_bench_attach"
+	echo "suite -v$wd -t $TESTS${deny:+ -d ${deny#,}}"
+	echo "bench -v$wd -t tracing_multi_bench_attach"
 } >"$tmp/selftests.txt"
 awk '$1 == "deny" { name = $2; $1 = $2 = ""; sub(/^ +/, ""); print "  not run: " name ": " $0 }' "$SKIPS"
 # the initramfs: /init, test_progs and what it opens in /selftests
