@@ -137,6 +137,10 @@ for l in open(deny_path):
 syms = collections.Counter(l.split()[-1] for l in open(d + '/nm'))
 ms = [json.loads(l) for l in open(d + '/models.jsonl')]
 funcs = collections.Counter(m['name'] for m in ms)
+# the functions the proof drives and the livepatch test patches stay in
+import re
+keep = set(re.findall(r'\{ "(\w+)", d_\w+ \}', open(sys.argv[3] + '/share_proof.c').read()))
+keep |= set(re.findall(r'#define KLP_\w+\s+"(\w+)"', open(sys.argv[3] + '/share_klp.c').read()))
 kept = 0
 with open(d + '/funcs.txt', 'w') as out:
     for m in ms:
@@ -145,7 +149,7 @@ with open(d + '/funcs.txt', 'w') as out:
                 m['id'] in btf_id_deny):
             continue
         kept += 1
-        if (kept - 1) % every:
+        if (kept - 1) % every and n not in keep:
             continue
         sizes, flags = m.get('arg_size', []), m.get('arg_flags', [])
         model = 'r%d.%d:%s' % (m.get('ret_size', 0), m.get('ret_flags', 0),

@@ -310,6 +310,24 @@ void share_counter_set(struct share_ctx *c, uint32_t k, uint64_t v)
 	bpf_map__update_elem(m, &k, sizeof(k), &v, sizeof(v), 0);
 }
 
+/*
+ * A KASAN kernel: its quarantine keeps freed objects (up to 1/32 of
+ * memory) before giving them back, so free memory says nothing of a leak
+ * there (mm/kasan/quarantine.c; its symbol in /proc/kallsyms).
+ */
+bool share_kasan(void)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[256];
+	bool found = false;
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = strstr(line, " kasan_quarantine_put\n") != NULL;
+	if (f)
+		fclose(f);
+	return found;
+}
+
 /* A distinct cookie for each function, from its BTF id. */
 uint64_t share_cookie(uint32_t id)
 {

@@ -67,6 +67,11 @@ struct share_counts {
  * (IDLE_WORKER_TIMEOUT, kernel/workqueue.c).
  */
 long share_mem_lost_kb(const struct share_counts *base, const struct share_counts *end);
+/*
+ * Whether the kernel is a KASAN one: its quarantine keeps freed objects
+ * before giving them back, so free memory says nothing of a leak there.
+ */
+bool share_kasan(void);
 
 struct share_ctx {
 	struct bpf_object *obj;

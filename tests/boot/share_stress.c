@@ -162,24 +162,6 @@ static int attach(struct share_ctx *c, int kind, const struct subset *s)
 	}
 }
 
-/*
- * A KASAN kernel: its quarantine keeps freed objects (up to 1/32 of
- * memory) before giving them back, so free memory says nothing of a leak
- * there (mm/kasan/quarantine.c; its symbol in /proc/kallsyms).
- */
-static bool kasan_quarantine(void)
-{
-	FILE *f = fopen("/proc/kallsyms", "r");
-	char line[256];
-	bool found = false;
-
-	while (f && !found && fgets(line, sizeof(line), f))
-		found = strstr(line, " kasan_quarantine_put\n") != NULL;
-	if (f)
-		fclose(f);
-	return found;
-}
-
 static bool idle(const struct share_counts *got, const void *arg)
 {
 	(void)arg;
@@ -312,7 +294,7 @@ void share_stress(struct share_ctx *c, int mode)
 	share_wait(&end, STRESS_SETTLE_SECS, idle, NULL);
 	/* a leak is less free memory (share.h: kworkers come and go) */
 	lost = share_mem_lost_kb(&base, &end);
-	kasan = kasan_quarantine();
+	kasan = share_kasan();
 	if (lost > STRESS_MEM_TOLERANCE_KB && !kasan)
 		bad++;
 	say("stress: end %s: %d rounds, %d functions, %ld cpus, %d bad, memory %+ld kB "
