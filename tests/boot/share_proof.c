@@ -607,6 +607,7 @@ static void proof_phase(struct proof *p, int mode)
 	double t0, t1;
 	int l, lx = -1, err;
 	long kept;
+	bool kasan;
 
 	p->n = c->n;
 	/* a fresh map: this phase's runs only */
@@ -668,8 +669,9 @@ static void proof_phase(struct proof *p, int mode)
 	 * kworkers exit and free their stacks: KernelStack -7 MB seen) */
 	kept = end.vmalloc_kb - base.vmalloc_kb;
 	kept = kept < 0 ? 0 : kept > MEM_KEPT_AREA_KB ? MEM_KEPT_AREA_KB : kept;
-	check(p, share_mem_lost_kb(&base, &end) - kept <= MEM_TOLERANCE_KB || share_kasan(),
-	      share_kasan() ? "free memory (not judged: KASAN's quarantine)" : "free memory is back",
+	kasan = share_kasan();	/* one read of /proc/kallsyms */
+	check(p, share_mem_lost_kb(&base, &end) - kept <= MEM_TOLERANCE_KB || kasan,
+	      kasan ? "free memory (not judged: KASAN's quarantine)" : "free memory is back",
 	      "MemFree %ld kB, before %ld kB, with the link %ld kB; threads %+ld, KernelStack %+ld kB, Slab %+ld kB, Percpu %+ld kB, VmallocUsed %+ld kB%s%s",
 	      end.memfree_kb, base.memfree_kb, att.memfree_kb, end.threads - base.threads,
 	      end.stack_kb - base.stack_kb,
