@@ -875,7 +875,7 @@ static int parse_args(int argc, char **argv, struct check_opts *o,
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "b:h", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":b:h", long_opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_FORMAT:
 			if (btfids_format_parse(optarg, fmt)) {
@@ -902,9 +902,12 @@ static int parse_args(int argc, char **argv, struct check_opts *o,
 		case 'h':
 			btfids_check_usage(stdout);
 			return 0;
+		case ':':
+			fprintf(stderr, "btfids check: option %s needs %s\n", argv[optind - 1],
+				optopt == OPT_FORMAT ? "a FORMAT" : "a FILE");
+			return -1;
 		default:
-			fprintf(stderr, "btfids check: unknown option or missing argument: %s\n",
-				argv[optind - 1]);
+			fprintf(stderr, "btfids check: unknown option %s\n", argv[optind - 1]);
 			return -1;
 		}
 	}

@@ -393,7 +393,7 @@ static int parse_args(int argc, char **argv, struct dump_opts *o, enum btfids_fo
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "b:h", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":b:h", long_opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_FORMAT:
 			if (btfids_format_parse(optarg, fmt) || *fmt == BTFIDS_FMT_GITHUB) {
@@ -410,9 +410,12 @@ static int parse_args(int argc, char **argv, struct dump_opts *o, enum btfids_fo
 		case 'h':
 			btfids_dump_usage(stdout);
 			return 0;
+		case ':':
+			fprintf(stderr, "btfids dump: option %s needs %s\n", argv[optind - 1],
+				optopt == OPT_FORMAT ? "a FORMAT" : "a FILE");
+			return -1;
 		default:
-			fprintf(stderr, "btfids dump: unknown option or missing argument: %s\n",
-				argv[optind - 1]);
+			fprintf(stderr, "btfids dump: unknown option %s\n", argv[optind - 1]);
 			return -1;
 		}
 	}

@@ -379,7 +379,7 @@ static int parse_args(int argc, char **argv, struct models_opts *o)
 			return BTFIDS_EXIT_OK;
 		case ':':
 			return usage_err(optopt == 'A' ? "option %s needs a NAME" :
-					 optopt == 'K' ? "option %s needs a RELEASE (6.12, 7.3)" :
+					 optopt == 'K' ? "option %s needs a RELEASE (6.12, 7.2, 7.3...)" :
 					 optopt == 'f' ? "option %s needs a PATTERN" :
 					 optopt == 'T' ? "option %s needs a TYPE (fentry.multi, ...)" :
 					 "option %s needs a FILE", argv[optind - 1]);
@@ -394,7 +394,7 @@ static int parse_args(int argc, char **argv, struct models_opts *o)
 	if (o->kernel_str && !o->all)
 		return usage_err("%s", "--kernel only with --all (stored tables are read back as they are)");
 	if (o->kernel_str && btfids_kernel_from_str(o->kernel_str, &o->kernel))
-		return usage_err("--kernel %s: not a kernel release (--kernel takes a version: 6.12, 7.3)",
+		return usage_err("--kernel %s: not a kernel release (e.g. 6.12, 7.2, 7.3)",
 				 o->kernel_str);
 	if (o->taken >= 0 && o->all)
 		o->verdicts = true;

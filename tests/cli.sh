@@ -83,6 +83,12 @@ valname "option --btf needs a FILE" "$tmp/text" --btf
 valname "option --patch_btfids needs a BLOB" "$tmp/text" --patch_btfids
 valname "option --kernel needs a RELEASE" models --all "$tmp/text" --kernel
 valname "option --arch needs a NAME" models --all "$tmp/text" --arch
+for v in check dump; do
+	valname "option --btf needs a FILE" $v "$tmp/text" --btf
+	valname "option -b needs a FILE" $v "$tmp/text" -b
+	valname "option --format needs a FORMAT" $v "$tmp/text" --format
+	valname "unknown option --no-such-option" $v --no-such-option "$tmp/text"
+done
 
 # --distill_base in the 6.x flow: said, once, and the module as before
 m=$K/amd64-6.12/modules/tcp_bbr.ko
