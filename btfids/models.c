@@ -136,13 +136,14 @@ static void say_rules(const struct models_opts *o, const char *path,
 		      const struct btfids_tramp_rules *ru, const char *from, bool own_base)
 {
 	unsigned int k = ru->a.kernel;
-	char rel[64] = "the newest kernel's (no release found)";
+	char rel[128] = "the newest kernel's (no release found)";
 
 	if (!o->verbose)
 		return;
 	if (k)
-		snprintf(rel, sizeof(rel), "Linux %u.%u's (%s)", k >> 8, k & 0xff,
-			 o->kernel_str ? "--kernel" : from);
+		snprintf(rel, sizeof(rel), "Linux %u.%u's (%s)%s", k >> 8, k & 0xff,
+			 o->kernel_str ? "--kernel" : from,
+			 k < BTFIDS_KERNEL(6, 1) ? ", which are 6.1's: the oldest btfids knows" : "");
 	fprintf(stderr, "btfids models: %s: the %s rules (%s) of %s%s\n", path, ru->a.name,
 		o->arch ? "--arch" : "its e_machine", rel,
 		own_base ? "; -b not used: a vmlinux's BTF is its own" : "");

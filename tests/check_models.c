@@ -1181,6 +1181,11 @@ START_TEST(t_verb_errors)
 	ck_assert_msg(strstr(err, "rules (its e_machine) of Linux 6.12's (--kernel)"), "%s", err);
 	free(out);
 	free(err);
+	/* a release older than the oldest rules: says whose rules apply (man page) */
+	ck_assert_int_eq(TL_RUN_OUT(&out, &err, "models", "-v", "--all", "--kernel", "5.10", base), 0);
+	ck_assert_msg(strstr(err, "of Linux 5.10's (--kernel), which are 6.1's"), "%s", err);
+	free(out);
+	free(err);
 
 	/* usage: exit 2, the value named; help VERB */
 	rc = TL_RUN(&err, "models", "--all", base, "--kernel");
