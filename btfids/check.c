@@ -92,8 +92,13 @@ static int load_btf(struct check_opts *o, struct checked *c)
 {
 	/* -b is for modules (split BTF); a vmlinux among them has its own */
 	struct btf *base = c->e.type == ET_REL ? o->base : NULL;
+	struct btfids_release rel;
+	int err;
 
-	return btfids_btf_load(&c->e, o->btf_path, base, &c->btf, &o->rep);
+	err = btfids_btf_load(&c->e, o->btf_path, base, &c->btf, &o->rep);
+	if (err && base && !o->btf_path && !btfids_release_read(&c->e, &rel))
+		btfids_say_other_build(c->e.path, &rel, o->base_path, &o->rep);
+	return err;
 }
 
 /* The slots and sets @c's findings are about. */

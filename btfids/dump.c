@@ -97,6 +97,7 @@ static int load_module_btf(struct dump_opts *o, struct dumped *d)
 static int load_btf(struct dump_opts *o, struct dumped *d)
 {
 	struct btf *base = d->e.type == ET_REL ? o->base : NULL;
+	struct btfids_release rel;
 	int err;
 
 	if (!o->btf_path && !d->e.btf.index)
@@ -110,6 +111,8 @@ static int load_btf(struct dump_opts *o, struct dumped *d)
 		err = load_module_btf(o, d);
 	else
 		err = btfids_btf_load(&d->e, o->btf_path, base, &d->btf, &o->rep);
+	if (err && base && !o->btf_path && !btfids_release_read(&d->e, &rel))
+		btfids_say_other_build(d->e.path, &rel, o->base_path, &o->rep);
 	if (!err && !d->btf)
 		return 0;
 	if (!err)

@@ -776,3 +776,20 @@ int btfids_lookup(const struct btf *btf, struct btfids_syms *s, const char *path
 {
 	return btfids_lookup_indexed(btf, NULL, s, path, r);
 }
+
+void btfids_say_other_build(const char *mod_path, const struct btfids_release *mod,
+			    const char *base_path, struct btfids_report *r)
+{
+	struct btfids_release base = {};
+	struct btfids_elf b;
+
+	if (!mod->from || strcmp(mod->from, "vermagic") ||
+	    btfids_btf_file_kind(base_path) != BTFIDS_FILE_ELF)
+		return;
+	if (btfids_elf_open(&b, base_path, false, r))
+		return;
+	if (!btfids_release_read(&b, &base) && strcmp(base.text, mod->text))
+		btfids_dbg(r, 0, "btfids: %s: built for Linux %s (vermagic), but -b %s is Linux %s (linux_banner): the base of another build\n",
+			   mod_path, mod->text, base_path, base.text);
+	btfids_elf_close(&b);
+}

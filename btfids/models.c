@@ -196,6 +196,7 @@ static int models_all(struct models_opts *o, const char *path)
 	struct btfids_tramp_rules ru = {};
 	struct btfids_elf e = { .fd = -1 };
 	struct btf *base = NULL, *btf;
+	struct btfids_release rel;
 	unsigned int kernel = o->kernel;
 	uint32_t id, first = 1, n;
 	bool own_base = false;
@@ -231,12 +232,20 @@ static int models_all(struct models_opts *o, const char *path)
 		}
 		first = btf__type_cnt(base);
 	}
-	errno = 0;
-	btf = base ? btf__parse_split(path, base) : btf__parse(path, NULL);
-	if (!btf) {
-		err = errno ? -errno : -EINVAL;
-		btf_fail(path, err, base, r);
-		goto out;
+	if (e.elf) {	/* checked, and refused in one line, as check and dump do */
+		err = btfids_btf_load(&e, NULL, base, &btf, r);
+		if (err && base && !btfids_release_read(&e, &rel))
+			btfids_say_other_build(path, &rel, o->base, r);
+		if (err)
+			goto out;
+	} else {
+		errno = 0;
+		btf = base ? btf__parse_split(path, base) : btf__parse(path, NULL);
+		if (!btf) {
+			err = errno ? -errno : -EINVAL;
+			btf_fail(path, err, base, r);
+			goto out;
+		}
 	}
 	if (o->taken >= 0 && !ai) {
 		btfids_err(r, path, "--taken %s: no attach verdicts for this file (an x86_64 vmlinux with ftrace has them)",
@@ -395,7 +404,7 @@ static int parse_args(int argc, char **argv, struct models_opts *o)
 	if (o->kernel_str && !o->all)
 		return usage_err("%s", "--kernel only with --all (stored tables are read back as they are)");
 	if (o->kernel_str && btfids_kernel_from_str(o->kernel_str, &o->kernel))
-		return usage_err("--kernel %s: not a kernel release (e.g. 6.12, 7.2, 7.3)",
+		return usage_err("--kernel %s: not a kernel release (--kernel takes a version: 6.12, 7.2, 7.3)",
 				 o->kernel_str);
 	if (o->taken >= 0 && o->all)
 		o->verdicts = true;

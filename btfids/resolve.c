@@ -359,28 +359,6 @@ static int build_tramp2(struct resolve_opts *o, struct run *u)
 	return err;
 }
 
-/*
- * A module's BTF that does not fit -b's: say why when the two say which
- * kernel they are and differ (the module's vermagic against the base's
- * linux_banner): the base of another build. The FAILED line said the rest.
- */
-static void say_other_build(struct resolve_opts *o, const struct run *u)
-{
-	struct btfids_release mod, base = {};
-	struct btfids_elf b;
-
-	if (!u->rel.from || strcmp(u->rel.from, "vermagic") ||
-	    btfids_btf_file_kind(o->base_path) != BTFIDS_FILE_ELF)
-		return;
-	mod = u->rel;
-	if (btfids_elf_open(&b, o->base_path, false, &o->rep))
-		return;
-	if (!btfids_release_read(&b, &base) && strcmp(base.text, mod.text))
-		btfids_dbg(&o->rep, 0, "btfids: %s: built for Linux %s (vermagic), but -b %s is Linux %s (linux_banner): the base of another build\n",
-			   u->e.path, mod.text, o->base_path, base.text);
-	btfids_elf_close(&b);
-}
-
 /* Everything up to the write. */
 static int compute(struct resolve_opts *o, struct run *u)
 {
@@ -400,7 +378,7 @@ static int compute(struct resolve_opts *o, struct run *u)
 	if (!err) {
 		err = btfids_btf_load(&u->e, o->btf_path, base_of(o, u), &u->btf, &o->rep);
 		if (err && base_of(o, u))
-			say_other_build(o, u);
+			btfids_say_other_build(u->e.path, &u->rel, o->base_path, &o->rep);
 	}
 	if (!err && u->flow != BTFIDS_FLOW_6X)
 		err = rewrite_btf(o, u);

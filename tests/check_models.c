@@ -1144,7 +1144,7 @@ START_TEST(t_verb_errors)
 	/* a module's split BTF without its base: the hint */
 	rc = TL_RUN(&err, "models", "--all", mod);
 	ck_assert_int_eq(rc, 2);
-	ck_assert_msg(strstr(err, mod) && strstr(err, "name its base with -b vmlinux"), "%s", err);
+	ck_assert_msg(strstr(err, mod) && strstr(err, "needs its base: -b vmlinux"), "%s", err);
 	free(err);
 
 	/* -b naming FILE itself: FILE's own IDs */

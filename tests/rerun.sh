@@ -20,7 +20,10 @@
 #   - "btfids -b vmlinux vmlinux": the vmlinux read on its own BTF, no
 #     "multiple IDs" warning, the same bytes as without -b (6.12 and 7.x);
 #   - check and dump on the final images: they read, exit 0 and leave the
-#     files as they were; dump's KF_* names of every set8 entry's flags
+#     files as they were; check, check --verify, dump and models --all run
+#     twice give the same output and exit status; --kernel 6.12 (the 6.x
+#     flow) in place twice leaves the 7.x vmlinux's bytes; a 6.12 module on
+#     the 7.x base: check, dump and models say why, as resolve does; dump's KF_* names of every set8 entry's flags
 #     give back the flags word by the values of a 7.x tree's
 #     include/linux/btf.h (skipped without the tree).
 # Ends with "rerun: N passed, N failed", or "rerun: skipped (...)".
@@ -160,6 +163,45 @@ if [ -f "$K/amd64-7/vmlinux" ]; then
 	else
 		bad "check/dump on final 7.x images: exit $c/$u: $(tail -1 "$d/out")"
 	fi
+	# every read-only verb twice on the same final images: the same output,
+	# exit status and files (a CI job or a packager may run it any time)
+	for v in "check -b $d/elf $d/elf $d/m.ko" "check --verify $d/elf" "dump -b $d/elf $d/m.ko" \
+		 "models --all --verdicts $d/elf" "models --all -b $d/elf $d/m.ko"; do
+		# shellcheck disable=SC2086 # v: words
+		"$B" $v >"$d/o1" 2>"$d/e1"; r1=$?
+		# shellcheck disable=SC2086
+		"$B" $v >"$d/o2" 2>"$d/e2"; r2=$?
+		if [ $r1 = $r2 ] && [ $r1 != 2 ] && [ -s "$d/o1" ] && cmp -s "$d/o1" "$d/o2" && cmp -s "$d/e1" "$d/e2" &&
+		   cmp -s "$d/elf" "$V7" && cmp -s "$d/m.ko" "$K/amd64-7/modules/tcp_bbr.ko"; then
+			ok "btfids ${v//$d\//} twice on final 7.x images: the same $(wc -l <"$d/o1") lines, exit $r1, files as they were"
+		else
+			bad "btfids ${v//$d\//} twice: exit $r1/$r2, output $(cmp -s "$d/o1" "$d/o2" && echo same || echo differs): $(head -1 "$d/e1")"
+		fi
+	done
+	# the 6.x flow asked for on a final 7.x vmlinux: the file as it was
+	d=$tmp/as612 && mkdir -p "$d" && cp "$V7" "$d/elf"
+	"$B" --kernel 6.12 "$d/elf" 2>"$d/err"; r1=$?
+	"$B" --kernel 6.12 "$d/elf" 2>>"$d/err"; r2=$?
+	if [ $r1 = 0 ] && [ $r2 = 0 ] && cmp -s "$d/elf" "$V7" && ! ls "$d"/elf.BTF* >/dev/null 2>&1; then
+		ok "btfids --kernel 6.12 twice on the final 7.x vmlinux: in place, the bytes as they were"
+	else
+		bad "btfids --kernel 6.12 on the final 7.x vmlinux: exit $r1/$r2, $(cmp -s "$d/elf" "$V7" && echo same || echo changed): $(head -1 "$d/err")"
+	fi
+	# a module on another build's base: every verb says why, not only resolve
+	if [ -f "$K/amd64-6.12/modules/tcp_bbr.ko" ]; then
+		d=$tmp/otherverbs && mkdir -p "$d" && cp "$K/amd64-6.12/modules/tcp_bbr.ko" "$d/m.ko"
+		for v in check dump "models --all"; do
+			# shellcheck disable=SC2086 # v: words
+			"$B" $v -b "$V7" "$d/m.ko" >/dev/null 2>"$d/err"; rc=$?
+			if [ $rc = 2 ] && grep -q "m.ko: built for Linux 6\.12\..* (vermagic), but -b $V7 is Linux 7\.[0-9]*\..* (linux_banner): the base of another build" "$d/err" &&
+			   grep -q "^FAILED $d/m.ko: .*does not fit its base" "$d/err"; then
+				ok "$v: a 6.12 module on the 7.x vmlinux: refused, and why"
+			else
+				bad "$v: a 6.12 module on the 7.x vmlinux: exit $rc: $(tr '\n' ' ' <"$d/err" | cut -c1-200)"
+			fi
+		done
+	fi
+	d=$tmp/verbs7
 	# dump names each entry's set8 flags: the names, by the values of a
 	# 7.x tree's include/linux/btf.h, give back the flags word
 	h=$(kbuild_dir 7.3)/linux-source-7.3/include/linux/btf.h

@@ -14,6 +14,7 @@
 #include <bpf/btf.h>
 
 #include "btfids/elf.h"
+#include "btfids/release.h"
 #include "btfids/syms.h"
 
 /* What a BTF file given on the command line is, by its first bytes. */
@@ -28,6 +29,17 @@ enum {
  * (-EINVAL: not a regular file; -EISDIR: a directory).
  */
 int btfids_btf_file_kind(const char *path);
+
+/*
+ * After a module's split BTF failed to load on -b @base_path: when the
+ * module's release (@mod, from its vermagic) and the base's (its
+ * linux_banner) differ, say so in one line through @r, naming both files:
+ * the base of another build (a module fits only the vmlinux it was built
+ * against). Silent when @mod is not from a vermagic, @base_path is not an
+ * ELF or says no release, or the two agree.
+ */
+void btfids_say_other_build(const char *mod_path, const struct btfids_release *mod,
+			    const char *base_path, struct btfids_report *r);
 
 /* Text for a negative errno that may be libbpf's own (LIBBPF_ERRNO__*). */
 const char *btfids_btf_strerror(int err, char *buf, size_t len);
