@@ -502,10 +502,19 @@ static int resolve_one(struct resolve_opts *o, const char *path)
 	int err;
 
 	err = open_elf(o, &u, path);
-	if (!err && o->base_path && u.e.type != ET_REL && btfids_same_file(o->base_path, path)) {
+	/*
+	 * -b is a module's base; a vmlinux's BTF is its own (not split), as
+	 * check, dump and models read it. The kernel's tool would parse it as
+	 * split on -b's, every ID shifted by the base's type count.
+	 */
+	if (!err && o->base_path && u.e.type != ET_REL) {
 		u.own_base = true;
-		btfids_dbg(&o->rep, 1, "%s: -b names this vmlinux itself: its BTF is read as its own, not split\n",
-			   path);
+		if (btfids_same_file(o->base_path, path))
+			btfids_dbg(&o->rep, 1, "%s: -b names this vmlinux itself: its BTF is read as its own, not split\n",
+				   path);
+		else
+			btfids_dbg(&o->rep, 0, "btfids: %s: not a module: -b %s not used, a vmlinux's BTF is its own\n",
+				   path, o->base_path);
 	}
 	if (!err)
 		err = load_base(o);

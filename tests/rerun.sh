@@ -19,6 +19,7 @@
 #     vermagic against the base's linux_banner), the module untouched;
 #   - "btfids -b vmlinux vmlinux": the vmlinux read on its own BTF, no
 #     "multiple IDs" warning, the same bytes as without -b (6.12 and 7.x);
+#     -b naming another file: one line that it is not used, the same bytes;
 #   - check and dump on the final images: they read, exit 0 and leave the
 #     files as they were; check, check --verify, dump and models --all run
 #     twice give the same output and exit status; --kernel 6.12 (the 6.x
@@ -151,6 +152,17 @@ if [ -f "$K/amd64-7/vmlinux" ]; then
 		ok "btfids -b vmlinux vmlinux (7.x): no warning, Debian's .BTF and .BTF_ids"
 	else
 		bad "btfids -b vmlinux vmlinux (7.x): exit $rc, $(wc -l < "$d/err") message lines: $(head -1 "$d/err")"
+	fi
+
+	# -b naming another vmlinux (a copy): not a module, so not split on it
+	d=$tmp/other7 && mkdir -p "$d" && cp "$V7" "$d/elf" && ln -s "$V7" "$d/base"
+	sections "$V7" "$d"
+	"$B" -b "$d/base" "$d/elf" 2>"$d/err"; rc=$?
+	if [ $rc = 0 ] && [ "$(wc -l <"$d/err")" = 1 ] && grep -q "not a module: -b .* not used" "$d/err" &&
+	   cmp -s "$d/elf.BTF" "$d/btf" && cmp -s "$d/elf.BTF_ids" "$d/ids"; then
+		ok "btfids -b <another vmlinux> vmlinux (7.x): one line ($(sed "s|$d/||g; s|$K/||" "$d/err")), Debian's .BTF and .BTF_ids"
+	else
+		bad "btfids -b <another vmlinux> vmlinux (7.x): exit $rc, $(wc -l < "$d/err") message lines: $(head -1 "$d/err")"
 	fi
 
 	# the read-only verbs
