@@ -114,6 +114,21 @@ const char *btfids_fmodel_reason_str(unsigned int reason)
 	return reasons[reason];
 }
 
+bool btfids_fmodel_reason_is_distill(unsigned int reason)
+{
+	switch (reason) {
+	case BTF_TRAMP_TOO_MANY_ARGS:
+	case BTF_TRAMP_RET_UNSUPPORTED:
+	case BTF_TRAMP_VARIADIC:
+	case BTF_TRAMP_ARG_UNSUPPORTED:
+	case BTF_TRAMP_VOID_ARG:
+	case BTF_TRAMP_UNRESOLVED:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* ---- Step 1: kernel/bpf/btf.c ---- */
 
 /* @kernel (0: none known, the newest rules) is @major.@minor or later */

@@ -707,22 +707,6 @@ static bool has_alt(const struct btfids_attach_info *ai, uint64_t ip)
 	return bsearch(&ip, ai->alts, ai->nr_alts, sizeof(*ai->alts), cmp_u64);
 }
 
-/* The reasons btf_distill_func_proto() gives; the others are the arch trampoline's */
-static bool distill_reason(int reason)
-{
-	switch (reason) {
-	case BTF_TRAMP_TOO_MANY_ARGS:
-	case BTF_TRAMP_RET_UNSUPPORTED:
-	case BTF_TRAMP_VARIADIC:
-	case BTF_TRAMP_ARG_UNSUPPORTED:
-	case BTF_TRAMP_VOID_ARG:
-	case BTF_TRAMP_UNRESOLVED:
-		return true;
-	default:
-		return false;
-	}
-}
-
 static void refuse(struct btfids_verdict *v, enum btfids_refusal why, enum btfids_step step,
 		   int err)
 {
@@ -756,7 +740,7 @@ static bool load_refuses(const struct btfids_attach_info *ai, enum btfids_attach
 {
 	bool ret_used = a != BTFIDS_FENTRY;
 
-	if (m->reason != BTF_TRAMP_OK && distill_reason(m->reason))
+	if (m->reason != BTF_TRAMP_OK && btfids_fmodel_reason_is_distill(m->reason))
 		refuse(v, BTFIDS_REF_MODEL, BTFIDS_STEP_LOAD, EINVAL);
 	else if (ret_used && m->ret_size > 8 && (!ai->kernel || ai->kernel >= BTFIDS_KERNEL(6, 12)))
 		refuse(v, BTFIDS_REF_RET_OVER_8, BTFIDS_STEP_LOAD, EOPNOTSUPP);
@@ -783,7 +767,7 @@ static void multi_verdict(const struct btfids_attach_info *ai, bool fexit, uint3
 		refuse(v, BTFIDS_REF_NORETURN, BTFIDS_STEP_LINK, EINVAL);
 	else if (has_id(ai->deny, ai->nr_deny, id))
 		refuse(v, BTFIDS_REF_DENY, BTFIDS_STEP_LINK, EINVAL);
-	else if (m->reason != BTF_TRAMP_OK && distill_reason(m->reason))
+	else if (m->reason != BTF_TRAMP_OK && btfids_fmodel_reason_is_distill(m->reason))
 		refuse(v, BTFIDS_REF_MODEL, BTFIDS_STEP_LINK, EINVAL);
 	else if (r == BTFIDS_REF_RET_OVER_8)
 		refuse(v, r, BTFIDS_STEP_LINK, EOPNOTSUPP);

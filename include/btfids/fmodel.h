@@ -101,6 +101,14 @@ void btfids_fmodel_place(const struct btfids_target_arch *a, struct btfids_fmode
 int btfids_fmodel_compute(const struct btf *btf, uint32_t id,
 			  const struct btfids_target_arch *a, struct btfids_fmodel *m);
 
+/*
+ * Whether @reason (enum btf_tramp_reason) is step 1's: a refusal of
+ * btf_distill_func_proto() (kernel/bpf/btf.c), which the verifier meets
+ * when the program loads; the others are step 2's, the arch trampoline's
+ * (arch_prepare_bpf_trampoline()), met at attach.
+ */
+bool btfids_fmodel_reason_is_distill(unsigned int reason);
+
 /* "too-many-args", ... as in `btfids models`; NULL for BTF_TRAMP_OK. */
 const char *btfids_fmodel_reason_str(unsigned int reason);
 
