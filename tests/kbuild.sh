@@ -15,12 +15,15 @@
 # kbuild_dir); 7.2 without a tree runs its own tool, built from its tools/
 # alone, and btfids --kernel 7.2 on the 7.3 relink's gen-btf.sh inputs
 # (check_72: 7.2 and 7.3 call the tool from the same gen-btf.sh).
+# 7.3-arm64 and 7.3-s390: the cross trees of kernel/build-tree --arch
+# (relinked with BTFIDS_KBUILD_ARCH; the same comparison on gen-btf.sh's
+# inputs, the tree's own tool built for this host); skipped without them.
 # Ends with "kbuild: N passed, N failed" or "kbuild: skipped (...)".
 set -uo pipefail
 
 . "$(dirname "$0")/paths.sh"
 versions=("$@")
-[ ${#versions[@]} -gt 0 ] || versions=(6.12 7.3 7.2)
+[ ${#versions[@]} -gt 0 ] || versions=(6.12 7.3 7.2 7.3-arm64 7.3-s390)
 
 if [ ! -x "$R/kbuild-tiny" ] || [ ! -x "$R/mkunresolved" ]; then
 	echo "kbuild: skipped (no $R/kbuild-tiny: the workspace's shared/realdata, not in this repository; set BTFIDS_REALDATA)"
@@ -149,25 +152,41 @@ check_72() {
 }
 
 for v in "${versions[@]}"; do
-	D=$(kbuild_dir "$v")
-	T=$D/linux-source-$v
+	# VERSION, or VERSION-ARCH: the cross tree of kernel/build-tree --arch
+	# ARCH (its own cache folder; the tree's resolve_btfids is built for
+	# this host, the reference as for x86)
+	arch=x86_64 img=arch/x86/boot/bzImage
+	case $v in
+	*-arm64|*-s390)
+		arch=${v##*-} v=${v%-*}
+		D=${XDG_CACHE_HOME:-$HOME/.cache}/btfids/kbuild-$arch
+		T=$D/linux-source-$v-$arch
+		case $arch in arm64) img=arch/arm64/boot/Image ;; s390) img=arch/s390/boot/bzImage ;; esac ;;
+	*)
+		D=$(kbuild_dir "$v")
+		T=$D/linux-source-$v ;;
+	esac
 	KT=$T/tools/bpf/resolve_btfids/resolve_btfids
-	# bzImage: the first build is done (a relink never removes it)
-	if [ ! -f "$T/.config" ] || [ ! -x "$KT" ] || [ ! -f "$T/arch/x86/boot/bzImage" ]; then
+	# the image: the first build is done (a relink never removes it)
+	if [ ! -f "$T/.config" ] || [ ! -x "$KT" ] || [ ! -f "$T/$img" ]; then
 		if [ "$v" = 7.2 ]; then
 			check_72
 			continue
 		fi
-		echo "kbuild: $v skipped (no kernel tree: BTFIDS_KBUILD_KERNEL=$v $R/kbuild-tiny, as root, about 12 minutes)"
+		if [ $arch != x86_64 ]; then
+			echo "kbuild: $v $arch skipped (no cross tree: kernel/build-tree --arch $arch, as root, about 15 minutes)"
+		else
+			echo "kbuild: $v skipped (no kernel tree: BTFIDS_KBUILD_KERNEL=$v $R/kbuild-tiny, as root, about 12 minutes)"
+		fi
 		continue
 	fi
 	ran=$((ran + 1))
-	echo "kbuild: Linux $v ($T)"
+	echo "kbuild: Linux $v, $arch ($T)"
 	rm -rf "$tmp/keep" && mkdir -p "$tmp/keep"
 	tool=$B
 	case $v in 7.*) keeper "$tmp/keep"; tool=$tmp/keeper ;; esac
 	# one relink of a tree at a time (tests/boot.sh takes the same lock)
-	if V=$(BTFIDS_KBUILD=$D BTFIDS_KBUILD_KERNEL=$v flock -w 900 "$D/.relink-$v.lock" \
+	if V=$(BTFIDS_KBUILD=$D BTFIDS_KBUILD_KERNEL=$v BTFIDS_KBUILD_ARCH=$arch flock -w 900 "$D/.relink-$v.lock" \
 		"$R/kbuild-tiny" "$tool" 2>"$tmp/err"); then
 		ok "kbuild relinked vmlinux with RESOLVE_BTFIDS=btfids"
 		case $v in
