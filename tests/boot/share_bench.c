@@ -285,7 +285,7 @@ void share_bench(struct share_ctx *c, int kprobe_n)
 	 * kprobe_multi: one attach and detach a boot, the boot's last, over N
 	 * functions: after a kprobe_multi detach over 1,000 or more functions
 	 * this 7.3-rc7 kernel calls NULL from the next traced call on, sharing
-	 * and tables on or off (README, Shared trampoline images)
+	 * and tables on or off (docs/kernel.md, Shared trampoline images)
 	 */
 	if (kprobe_n) {
 		struct size_result one = { .n = kprobe_n > c->n ? c->n : kprobe_n };
