@@ -37,6 +37,7 @@ finish() { echo "boot-cross: $passed passed, $failed failed ($arch)"; [ "$failed
 case $arch in
 arm64)
 	QEMU=qemu-system-aarch64 CC_T=aarch64-linux-gnu-gcc img=arch/arm64/boot/Image
+	# shellcheck disable=SC2054 # -M takes its properties comma-separated
 	machine=(-M virt,gic-version=3 -cpu max) console=ttyAMA0 pkg=qemu-system-arm ;;
 s390)
 	QEMU=qemu-system-s390x CC_T=s390x-linux-gnu-gcc img=arch/s390/boot/bzImage
