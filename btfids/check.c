@@ -92,12 +92,11 @@ static int load_btf(struct check_opts *o, struct checked *c)
 {
 	/* -b is for modules (split BTF); a vmlinux among them has its own */
 	struct btf *base = c->e.type == ET_REL ? o->base : NULL;
-	struct btfids_release rel;
 	int err;
 
 	err = btfids_btf_load(&c->e, o->btf_path, base, &c->btf, &o->rep);
-	if (err && base && !o->btf_path && !btfids_release_read(&c->e, &rel))
-		btfids_say_other_build(c->e.path, &rel, o->base_path, &o->rep);
+	if (base && !o->btf_path)
+		btfids_say_other_build_elf("btfids check", &c->e, err, o->base_path, &o->rep);
 	return err;
 }
 
@@ -908,8 +907,10 @@ static int parse_args(int argc, char **argv, struct check_opts *o,
 			btfids_check_usage(stdout);
 			return 0;
 		case ':':
+			/* the value as --help names it */
 			fprintf(stderr, "btfids check: option %s needs %s\n", argv[optind - 1],
-				optopt == OPT_FORMAT ? "a FORMAT" : "a FILE");
+				optopt == OPT_FORMAT ? "an FMT" : optopt == 'b' ? "a BASE" :
+				optopt == OPT_SOURCE ? "a DIR" : "a FILE");
 			return -1;
 		default:
 			fprintf(stderr, "btfids check: unknown option %s\n", argv[optind - 1]);

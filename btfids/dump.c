@@ -97,7 +97,6 @@ static int load_module_btf(struct dump_opts *o, struct dumped *d)
 static int load_btf(struct dump_opts *o, struct dumped *d)
 {
 	struct btf *base = d->e.type == ET_REL ? o->base : NULL;
-	struct btfids_release rel;
 	int err;
 
 	if (!o->btf_path && !d->e.btf.index)
@@ -111,8 +110,8 @@ static int load_btf(struct dump_opts *o, struct dumped *d)
 		err = load_module_btf(o, d);
 	else
 		err = btfids_btf_load(&d->e, o->btf_path, base, &d->btf, &o->rep);
-	if (err && base && !o->btf_path && !btfids_release_read(&d->e, &rel))
-		btfids_say_other_build(d->e.path, &rel, o->base_path, &o->rep);
+	if (base && !o->btf_path)
+		btfids_say_other_build_elf("btfids dump", &d->e, err, o->base_path, &o->rep);
 	if (!err && !d->btf)
 		return 0;
 	if (!err)
@@ -414,8 +413,9 @@ static int parse_args(int argc, char **argv, struct dump_opts *o, enum btfids_fo
 			btfids_dump_usage(stdout);
 			return 0;
 		case ':':
+			/* the value as --help names it */
 			fprintf(stderr, "btfids dump: option %s needs %s\n", argv[optind - 1],
-				optopt == OPT_FORMAT ? "a FORMAT" : "a FILE");
+				optopt == OPT_FORMAT ? "an FMT" : optopt == 'b' ? "a BASE" : "a FILE");
 			return -1;
 		default:
 			fprintf(stderr, "btfids dump: unknown option %s\n", argv[optind - 1]);

@@ -777,8 +777,9 @@ int btfids_lookup(const struct btf *btf, struct btfids_syms *s, const char *path
 	return btfids_lookup_indexed(btf, NULL, s, path, r);
 }
 
-void btfids_say_other_build(const char *mod_path, const struct btfids_release *mod,
-			    const char *base_path, struct btfids_report *r)
+void btfids_say_other_build(const char *who, const char *mod_path,
+			    const struct btfids_release *mod, const char *base_path,
+			    struct btfids_report *r)
 {
 	struct btfids_release base = {};
 	struct btfids_elf b;
@@ -789,7 +790,16 @@ void btfids_say_other_build(const char *mod_path, const struct btfids_release *m
 	if (btfids_elf_open(&b, base_path, false, r))
 		return;
 	if (!btfids_release_read(&b, &base) && strcmp(base.text, mod->text))
-		btfids_dbg(r, 0, "btfids: %s: built for Linux %s (vermagic), but -b %s is Linux %s (linux_banner): the base of another build\n",
-			   mod_path, mod->text, base_path, base.text);
+		btfids_dbg(r, 0, "%s: %s: built for Linux %s (vermagic), but -b %s is Linux %s (linux_banner): the base of another build\n",
+			   who, mod_path, mod->text, base_path, base.text);
 	btfids_elf_close(&b);
+}
+
+void btfids_say_other_build_elf(const char *who, const struct btfids_elf *mod, int err,
+				const char *base_path, struct btfids_report *r)
+{
+	struct btfids_release rel;
+
+	if (err == -EINVAL && base_path && !btfids_release_read(mod, &rel))
+		btfids_say_other_build(who, mod->path, &rel, base_path, r);
 }

@@ -136,7 +136,7 @@ static void say_rules(const struct models_opts *o, const char *path,
 		      const struct btfids_tramp_rules *ru, const char *from, bool own_base)
 {
 	unsigned int k = ru->a.kernel;
-	char rel[128] = "the newest kernel's (no release found)";
+	char rel[256] = "the newest kernel's (no release found)";
 
 	if (!o->verbose)
 		return;
@@ -196,7 +196,6 @@ static int models_all(struct models_opts *o, const char *path)
 	struct btfids_tramp_rules ru = {};
 	struct btfids_elf e = { .fd = -1 };
 	struct btf *base = NULL, *btf;
-	struct btfids_release rel;
 	unsigned int kernel = o->kernel;
 	uint32_t id, first = 1, n;
 	bool own_base = false;
@@ -233,9 +232,14 @@ static int models_all(struct models_opts *o, const char *path)
 		first = btf__type_cnt(base);
 	}
 	if (e.elf) {	/* checked, and refused in one line, as check and dump do */
+		if (!e.btf.index) {
+			btfids_err(r, path, "no .BTF section: nothing to model (encode BTF with pahole first)");
+			err = -ENODATA;
+			goto out;
+		}
 		err = btfids_btf_load(&e, NULL, base, &btf, r);
-		if (err && base && !btfids_release_read(&e, &rel))
-			btfids_say_other_build(path, &rel, o->base, r);
+		if (base)
+			btfids_say_other_build_elf("btfids models", &e, err, o->base, r);
 		if (err)
 			goto out;
 	} else {
@@ -392,6 +396,7 @@ static int parse_args(int argc, char **argv, struct models_opts *o)
 					 optopt == 'K' ? "option %s needs a RELEASE (6.12, 7.2, 7.3...)" :
 					 optopt == 'f' ? "option %s needs a PATTERN" :
 					 optopt == 'T' ? "option %s needs a TYPE (fentry.multi, ...)" :
+					 optopt == 'b' ? "option %s needs a BASE" :
 					 "option %s needs a FILE", argv[optind - 1]);
 		default:
 			return usage_err("unknown option %s", argv[optind - 1]);

@@ -377,8 +377,8 @@ static int compute(struct resolve_opts *o, struct run *u)
 		btfids_elf_drop_syms(&u->e);
 	if (!err) {
 		err = btfids_btf_load(&u->e, o->btf_path, base_of(o, u), &u->btf, &o->rep);
-		if (err && base_of(o, u))
-			btfids_say_other_build(u->e.path, &u->rel, o->base_path, &o->rep);
+		if (err == -EINVAL && base_of(o, u) && !o->btf_path)
+			btfids_say_other_build("btfids", u->e.path, &u->rel, o->base_path, &o->rep);
 	}
 	if (!err && u->flow != BTFIDS_FLOW_6X)
 		err = rewrite_btf(o, u);
@@ -516,7 +516,7 @@ static int resolve_one(struct resolve_opts *o, const char *path)
 			btfids_dbg(&o->rep, 0, "btfids: %s: not a module: -b %s not used, a vmlinux's BTF is its own\n",
 				   path, o->base_path);
 	}
-	if (!err)
+	if (!err && !u.own_base)	/* a module of the batch loads it when it comes */
 		err = load_base(o);
 	if (err) {
 		forget_outputs(o, &u, path);

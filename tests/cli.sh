@@ -71,12 +71,13 @@ for v in check dump models; do
 done
 
 # an option without its value names the value, as --help does
-valname() {	# WANT ARGS...
-	local want=$1
+valname() {	# WANT ARGS...: and the usage error's exit status
+	local want=$1 rc st=2
 	shift
-	"$B" "$@" >/dev/null 2>"$tmp/err"
-	if grep -q -- "$want" "$tmp/err"; then ok "btfids $(echo "$*" | sed "s|$tmp/||g"): '$want'"; else
-		bad "$*: no '$want' in: $(head -1 "$tmp/err")"; fi
+	case $1 in check|dump|models) ;; *) st=129 ;; esac
+	"$B" "$@" >/dev/null 2>"$tmp/err"; rc=$?
+	if [ $rc = $st ] && grep -q -- "$want" "$tmp/err"; then ok "btfids $(echo "$*" | sed "s|$tmp/||g"): '$want', exit $rc"; else
+		bad "$*: exit $rc (want $st), no '$want' in: $(head -1 "$tmp/err")"; fi
 }
 valname "option --kernel needs a RELEASE" "$tmp/text" --kernel
 valname "option --btf needs a FILE" "$tmp/text" --btf
@@ -85,10 +86,19 @@ valname "option --kernel needs a RELEASE" models --all "$tmp/text" --kernel
 valname "option --arch needs a NAME" models --all "$tmp/text" --arch
 for v in check dump; do
 	valname "option --btf needs a FILE" $v "$tmp/text" --btf
-	valname "option -b needs a FILE" $v "$tmp/text" -b
-	valname "option --format needs a FORMAT" $v "$tmp/text" --format
+	valname "option -b needs a BASE" $v "$tmp/text" -b
+	valname "option --format needs an FMT" $v "$tmp/text" --format
 	valname "unknown option --no-such-option" $v --no-such-option "$tmp/text"
 done
+valname "option --source needs a DIR" check "$tmp/text" --source
+# models --all on an ELF without .BTF: that, not a hint at --btf (a usage error with --all)
+"$B" models --all /bin/true >/dev/null 2>"$tmp/err"; rc=$?
+if [ $rc = 2 ] && grep -q "^FAILED /bin/true: no .BTF section: nothing to model" "$tmp/err"; then
+	ok "models --all on an ELF without .BTF: $(head -1 "$tmp/err"), exit 2"
+else
+	bad "models --all on an ELF without .BTF: exit $rc: $(head -1 "$tmp/err")"
+fi
+valname "option -b needs a BASE" models --all "$tmp/text" -b
 
 # --distill_base in the 6.x flow: said, once, and the module as before
 m=$K/amd64-6.12/modules/tcp_bbr.ko

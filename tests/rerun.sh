@@ -165,6 +165,15 @@ if [ -f "$K/amd64-7/vmlinux" ]; then
 		bad "btfids -b <another vmlinux> vmlinux (7.x): exit $rc, $(wc -l < "$d/err") message lines: $(head -1 "$d/err")"
 	fi
 
+	# -b naming no file at all: not used for a vmlinux, so not loaded either
+	"$B" -b "$d/nosuch" "$d/elf" 2>"$d/err"; rc=$?
+	if [ $rc = 0 ] && [ "$(wc -l <"$d/err")" = 1 ] && grep -q "not a module: -b .*nosuch not used" "$d/err" &&
+	   cmp -s "$d/elf.BTF" "$d/btf" && cmp -s "$d/elf.BTF_ids" "$d/ids"; then
+		ok "btfids -b <no such file> vmlinux (7.x): the same one line, Debian's .BTF and .BTF_ids"
+	else
+		bad "btfids -b <no such file> vmlinux (7.x): exit $rc, $(wc -l < "$d/err") message lines: $(head -1 "$d/err")"
+	fi
+
 	# the read-only verbs
 	d=$tmp/verbs7 && mkdir -p "$d" && cp "$V7" "$d/elf" && cp "$K/amd64-7/modules/tcp_bbr.ko" "$d/m.ko"
 	"$B" check -b "$d/elf" "$d/elf" "$d/m.ko" >"$d/out" 2>&1; c=$?

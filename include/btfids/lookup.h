@@ -31,15 +31,24 @@ enum {
 int btfids_btf_file_kind(const char *path);
 
 /*
- * After a module's split BTF failed to load on -b @base_path: when the
- * module's release (@mod, from its vermagic) and the base's (its
- * linux_banner) differ, say so in one line through @r, naming both files:
- * the base of another build (a module fits only the vmlinux it was built
- * against). Silent when @mod is not from a vermagic, @base_path is not an
- * ELF or says no release, or the two agree.
+ * After a module's split BTF failed to load on -b @base_path (-EINVAL: it
+ * does not fit): when the module's release (@mod, from its vermagic) and
+ * the base's (its linux_banner) differ, say so in one line through @r,
+ * "@who: MODULE: built for Linux X (vermagic), but -b BASE is Linux Y
+ * (linux_banner): the base of another build" (a module fits only the
+ * vmlinux it was built against). Silent when @mod is not from a vermagic,
+ * @base_path is not an ELF or says no release, or the two agree.
  */
-void btfids_say_other_build(const char *mod_path, const struct btfids_release *mod,
-			    const char *base_path, struct btfids_report *r);
+void btfids_say_other_build(const char *who, const char *mod_path,
+			    const struct btfids_release *mod, const char *base_path,
+			    struct btfids_report *r);
+
+/*
+ * The same for an open module @mod, its release read here; nothing unless
+ * @err is -EINVAL and a base was named.
+ */
+void btfids_say_other_build_elf(const char *who, const struct btfids_elf *mod, int err,
+				const char *base_path, struct btfids_report *r);
 
 /* Text for a negative errno that may be libbpf's own (LIBBPF_ERRNO__*). */
 const char *btfids_btf_strerror(int err, char *buf, size_t len);
