@@ -53,7 +53,7 @@ command -v python3 >/dev/null || skip "no python3"
 [ -x "$R/kbuild-tiny" ] ||
 	skip "no $R/kbuild-tiny: the workspace's shared/realdata, not in this repository; set BTFIDS_REALDATA"
 [ -f "$T/.config" ] && [ -f "$T/$img" ] ||
-	skip "no $arch tree in $D: kernel/build-tree --arch $arch, as root, about 15 minutes"
+	skip "no $arch tree in $D: kernel/build-tree --arch $arch, as root, about 20 minutes"
 grep -q '^CONFIG_BPF_BTF_TRAMP=y' "$T/.config" ||
 	skip "$T is not built with the series (no CONFIG_BPF_BTF_TRAMP): kernel/build-tree --arch $arch"
 
@@ -79,6 +79,7 @@ fi
 ok "the table from its bytes (tests/tramp2_check.py): $chk"
 # ok: N functions (A attachable), C classes, V verdicts, S bytes: ...
 read -r nf nc nv size <<<"$(echo "$chk" | sed -nE 's/^ok: ([0-9]+) functions \([0-9]+ attachable\), ([0-9]+) classes, ([0-9]+) verdicts, ([0-9]+) bytes.*/\1 \2 \3 \4/p')"
+[ -n "$nf" ] && [ -n "$size" ] || { bad "tests/tramp2_check.py's line did not parse: $chk"; finish; }
 crc=$(python3 -c 'import sys, zlib; print("%08x" % zlib.crc32(open(sys.argv[1], "rb").read()))' "$tmp/btf")
 btf_size=$(stat -c %s "$tmp/btf")
 
@@ -88,10 +89,11 @@ if ! "$CC_T" -static -O2 -Wall -Wextra -Werror -o "$tmp/init" "$top/tests/boot/c
 	finish
 fi
 gic=$tmp/gen_init_cpio
-${CC:-gcc} -O2 -o "$gic" "$T/usr/gen_init_cpio.c" || { bad "gen_init_cpio"; finish; }
+${CC:-gcc} -O2 -o "$gic" "$T/usr/gen_init_cpio.c" 2>"$tmp/err" ||
+	{ bad "the tree's usr/gen_init_cpio.c: $(head -1 "$tmp/err")"; finish; }
 printf '%s\n' "dir /dev 0755 0 0" "nod /dev/console 0600 0 0 c 5 1" "dir /proc 0755 0 0" \
 	"dir /sys 0755 0 0" "file /init $tmp/init 0755 0 0" >"$tmp/cpio.list"
-"$gic" "$tmp/cpio.list" >"$tmp/initrd"
+"$gic" "$tmp/cpio.list" >"$tmp/initrd" 2>"$tmp/err" || { bad "gen_init_cpio: $(head -1 "$tmp/err")"; finish; }
 
 start=$SECONDS
 timeout -k 10 "$TIMEOUT" "$QEMU" "${machine[@]}" -accel tcg -nodefaults -display none -no-reboot \

@@ -121,7 +121,7 @@ if ! "$B" models --all "$tmp/vmlinux" >"$tmp/models.jsonl" 2>"$tmp/err" ||
 	finish
 fi
 EVERY=${BTFIDS_SHARE_EVERY:-1}
-python3 - "$tmp" "${BTFIDS_SHARE_DENY:-$S/share-deny.txt}" "$S" "$EVERY" <<'PY'
+python3 - "$tmp" "${BTFIDS_SHARE_DENY:-$S/share-deny.txt}" "$S" "$EVERY" <<'PY' || { bad "the function list (tests/boot/share_proof.c, btfids models)"; finish; }
 import collections, json, sys
 d, deny_path, every = sys.argv[1], sys.argv[2], int(sys.argv[4])
 sys.path.insert(0, sys.argv[3])
@@ -148,16 +148,19 @@ def model(m):
 cands = [m for m in ms
          if m['attachable'] and funcs[m['name']] == 1 and syms[m['name']] <= 1 and
          deny.get(m['name']) != [] and m['id'] not in btf_id_deny]
-# a plain fentry's function (share_find() in the proof) keeps a few of its
-# class: alone in a thinned list it would have no group to stay in
+# a plain fentry's function (share_find() in the proof) keeps five of its
+# class (some may be at no ftrace site): alone in a thinned list it would
+# have no group to stay in
 plain = set(re.findall(r'share_find\(p->c, "(\w+)"\)', open(sys.argv[3] + '/share_proof.c').read()))
+if not plain:
+    sys.exit('boot-share: no share_find(p->c, "NAME") in share_proof.c: the thinning would lose its plain target')
 mates = collections.defaultdict(int)
 pmodels = {model(m) for m in cands if m['name'] in plain}
 with open(d + '/funcs.txt', 'w') as out:
     for i, m in enumerate(cands):
         n, mo = m['name'], model(m)
         if i % every and n not in keep and n not in plain:
-            if mo not in pmodels or mates[mo] >= 3:
+            if mo not in pmodels or mates[mo] >= 5:
                 continue
             mates[mo] += 1
         out.write('%d %s %d %d %s %s %d\n' % (m['id'], n, m['slots'], m.get('ret_size', 0),

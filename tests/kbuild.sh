@@ -174,7 +174,7 @@ for v in "${versions[@]}"; do
 			continue
 		fi
 		if [ $arch != x86_64 ]; then
-			echo "kbuild: $v $arch skipped (no cross tree: kernel/build-tree --arch $arch, as root, about 15 minutes)"
+			echo "kbuild: $v $arch skipped (no cross tree: kernel/build-tree --arch $arch, as root, about 20 minutes)"
 		else
 			echo "kbuild: $v skipped (no kernel tree: BTFIDS_KBUILD_KERNEL=$v $R/kbuild-tiny, as root, about 12 minutes)"
 		fi
