@@ -740,7 +740,7 @@ static bool load_refuses(const struct btfids_attach_info *ai, enum btfids_attach
 {
 	bool ret_used = a != BTFIDS_FENTRY;
 
-	if (m->reason != BTF_TRAMP_OK && btfids_fmodel_reason_is_distill(m->reason))
+	if (btfids_fmodel_reason_is_distill(m->reason))
 		refuse(v, BTFIDS_REF_MODEL, BTFIDS_STEP_LOAD, EINVAL);
 	else if (ret_used && m->ret_size > 8 && (!ai->kernel || ai->kernel >= BTFIDS_KERNEL(6, 12)))
 		refuse(v, BTFIDS_REF_RET_OVER_8, BTFIDS_STEP_LOAD, EOPNOTSUPP);
@@ -767,7 +767,7 @@ static void multi_verdict(const struct btfids_attach_info *ai, bool fexit, uint3
 		refuse(v, BTFIDS_REF_NORETURN, BTFIDS_STEP_LINK, EINVAL);
 	else if (has_id(ai->deny, ai->nr_deny, id))
 		refuse(v, BTFIDS_REF_DENY, BTFIDS_STEP_LINK, EINVAL);
-	else if (m->reason != BTF_TRAMP_OK && btfids_fmodel_reason_is_distill(m->reason))
+	else if (btfids_fmodel_reason_is_distill(m->reason))
 		refuse(v, BTFIDS_REF_MODEL, BTFIDS_STEP_LINK, EINVAL);
 	else if (r == BTFIDS_REF_RET_OVER_8)
 		refuse(v, r, BTFIDS_STEP_LINK, EOPNOTSUPP);

@@ -4,9 +4,9 @@
 # the patched tree (kernel/build-tree) under qemu-system-x86_64 (TCG):
 # the guest (tests/boot/share*.c, share.bpf.c, loaded with the kernel's own
 # libbpf 1.8 that make builds) attaches one fentry.multi link over every
-# function one link takes, then one fexit.multi link over every function
-# one takes (one after the other: both at once crash this tree, sharing
-# off too; README), with sharing on and then off, and checks every run,
+# function one link takes, then that link and one fexit.multi link over
+# every function one takes, both at once, with sharing on and then off,
+# and checks every run,
 # the arguments and return values of the calls it makes, the kernel's counts, a plain fentry inside a shared
 # group, and the counts after the detach (tests/boot/share_proof.c).
 # Prints "shared: proof: <F> functions attached, <H> hits checked, <W>

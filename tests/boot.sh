@@ -21,7 +21,8 @@
 #   BTFIDS_BOOT_MAX        try at most the first N of that order (0: all)
 #   BTFIDS_BOOT_BZIMAGE    boot this image instead of the relinked one (and do
 #                          not relink; BTFIDS_BOOT_VMLINUX: its vmlinux); for
-#                          testing the test, or Debian's own 6.1 kernel (README)
+#                          testing the test, or Debian's own 6.1 kernel
+#                          (docs/testing.md, "Proven by a running kernel")
 #   BTFIDS_BOOT_APPEND     more kernel command line (for testing the test)
 #   BTFIDS_BOOT_LOG        keep the guest's serial log in this file
 #   QEMU                   default qemu-system-x86_64

@@ -9,7 +9,7 @@
 # Any KASAN report, lockdep or RCU splat or WARN fails them (they count the
 # kernel's splats). Not part of make check: the debug tree is one more
 # kernel build (about 25 minutes on 2 cores) and its boots run 3 to 5
-# times slower under TCG; docs/kernel.md (The debug tree, With KASAN) has its last result.
+# times slower under TCG; docs/kernel.md (The whole run, clean) has its last result.
 #
 # Arguments: the runs, in that order (default all three: boot-share,
 # "boot-share --stress", selftests-boot), e.g. tests/debug-boots.sh

@@ -54,7 +54,7 @@ command -v "$CLANG_BPF" >/dev/null ||
 for a in libelf libz libzstd; do
 	[ -f /usr/lib/x86_64-linux-gnu/$a.a ] || skip "no static $a.a for test_progs: .ci/deps --cross"
 done
-# what test_progs needs of the kernel (README: upstream's selftests)
+# what test_progs needs of the kernel (docs/kernel.md: upstream's selftests)
 missing=
 for o in MODULE_SIG CRYPTO_SHA256 NET_NS BLOCK FUTEX POSIX_TIMERS MEMBARRIER MEMFD_CREATE CGROUPS FPROBE \
 	 FUNCTION_ERROR_INJECTION BPF_KPROBE_OVERRIDE DEBUG_FS MODULES MODULE_UNLOAD \
