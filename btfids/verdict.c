@@ -25,6 +25,7 @@ struct ksym {
 
 struct btfids_attach_info {
 	const struct btfids_elf *e;
+	bool arm64;		/* EM_AARCH64; else x86_64 */
 	uint64_t bound[16];		/* bound_names[]' values (0: absent) */	/* the entries' bytes (poke_ip()); open while in use */
 	unsigned int kernel;
 	struct ksym *by_addr;	/* ascending address */
@@ -45,6 +46,13 @@ struct btfids_attach_info {
 
 #define SECURITY_PREFIX		"security_"	/* kernel/bpf/verifier.c */
 #define X64_SYSCALL_PREFIX	"__x64_"	/* has_arch_syscall_prefix(), x86_64 */
+#define ARM64_SYSCALL_PREFIX	"__arm64_"	/* the same, arm64 */
+/*
+ * arm64 with DYNAMIC_FTRACE_WITH_CALL_OPS: a function's record is its first
+ * pre-function NOP, 8 bytes before it (ftrace_call_adjust(),
+ * arch/arm64/kernel/ftrace.c); without, its first NOP, at the function
+ */
+#define ARM64_PRE_NOPS		8
 
 /*
  * kfunc sets registered with register_btf_fmodret_id_set(), by name: the
@@ -601,8 +609,9 @@ int btfids_attach_info_read(const struct btfids_elf *e, const unsigned char *ids
 	int err;
 
 	*out = NULL;
-	if (e->machine != EM_X86_64 || e->elf_class != ELFCLASS64 || e->type == ET_REL)
-		why = "not an x86_64 vmlinux";
+	if ((e->machine != EM_X86_64 && e->machine != EM_AARCH64) ||
+	    e->elf_class != ELFCLASS64 || e->type == ET_REL)
+		why = "not an x86_64 or arm64 vmlinux";
 	else if (!e->nr_syms)
 		why = "no symbol table";
 	if (why) {
@@ -614,6 +623,7 @@ int btfids_attach_info_read(const struct btfids_elf *e, const unsigned char *ids
 		return -ENOMEM;
 	ai->kernel = kernel;
 	ai->e = e;
+	ai->arm64 = e->machine == EM_AARCH64;
 	read_bounds(e, ai->bound);
 	err = read_ksyms(e, ai);
 	if (!err) {
@@ -628,7 +638,7 @@ int btfids_attach_info_read(const struct btfids_elf *e, const unsigned char *ids
 			return 1;
 		}
 	}
-	if (!err)
+	if (!err && !ai->arm64)	/* x86's alternatives: arm64 has no nop to poke */
 		err = read_alts(e, ai);
 	if (!err)
 		err = read_ei(e, ai);
@@ -675,10 +685,13 @@ static uint64_t ksym_lookup(const struct btfids_attach_info *ai, const char *nam
 	return lo < ai->nr_ksyms && !strcmp(ai->by_name[lo].name, name) ? ai->by_name[lo].addr : 0;
 }
 
-/* An ftrace site in [@addr, @end) */
+/* An ftrace site in [@addr, @end) (arm64: from its pre-function NOPs on) */
 static bool has_site(const struct btfids_attach_info *ai, uint64_t addr, uint64_t end)
 {
 	size_t lo = 0, hi = ai->nr_sites;
+
+	if (ai->arm64 && addr >= ARM64_PRE_NOPS)
+		addr -= ARM64_PRE_NOPS;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -697,7 +710,7 @@ static uint64_t poke_ip(const struct btfids_attach_info *ai, uint64_t addr)
 	static const unsigned char endbr64[4] = { 0xf3, 0x0f, 0x1e, 0xfa };
 	unsigned char b[4];
 
-	if (read_at(ai->e, addr, b, sizeof(b)) || memcmp(b, endbr64, sizeof(b)))
+	if (ai->arm64 || read_at(ai->e, addr, b, sizeof(b)) || memcmp(b, endbr64, sizeof(b)))
 		return addr;
 	return addr + sizeof(b);
 }
@@ -729,8 +742,10 @@ static bool modifiable(const struct btfids_attach_info *ai, const char *name, ui
 		return true;
 	if (ai->has_ei)
 		return bsearch(&addr, ai->ei, ai->nr_ei, sizeof(*ai->ei), cmp_u64);
-	return (!ai->kernel || ai->kernel >= BTFIDS_KERNEL(7, 0)) &&
-	       !strncmp(name, X64_SYSCALL_PREFIX, sizeof(X64_SYSCALL_PREFIX) - 1);
+	if (ai->kernel && ai->kernel < BTFIDS_KERNEL(7, 0))
+		return false;
+	return ai->arm64 ? !strncmp(name, ARM64_SYSCALL_PREFIX, sizeof(ARM64_SYSCALL_PREFIX) - 1) :
+			   !strncmp(name, X64_SYSCALL_PREFIX, sizeof(X64_SYSCALL_PREFIX) - 1);
 }
 
 /* Steps 1-6 of verdict.h: BPF_PROG_LOAD. True when it refuses. */
@@ -787,7 +802,8 @@ void btfids_verdicts(const struct btfids_attach_info *ai, const char *name, uint
 	bool site = addr && !freed && has_site(ai, addr, end);
 	bool text = addr >= ai->stext && addr < ai->etext;
 	bool alt = addr && has_alt(ai, poke_ip(ai, addr));
-	bool multi = !ai->kernel || ai->kernel >= BTFIDS_KERNEL(7, 2);
+	/* tracing_multi needs HAVE_SINGLE_FTRACE_DIRECT_OPS: x86_64's, not arm64's */
+	bool multi = !ai->arm64 && (!ai->kernel || ai->kernel >= BTFIDS_KERNEL(7, 2));
 	int a;
 
 	for (a = 0; a < BTFIDS_NR_ATTACH; a++) {
@@ -805,6 +821,8 @@ void btfids_verdicts(const struct btfids_attach_info *ai, const char *name, uint
 			continue;
 		if (m->reason != BTF_TRAMP_OK)
 			refuse(&v[a], BTFIDS_REF_MODEL, BTFIDS_STEP_ATTACH, ENOTSUPP_KERNEL);
+		else if (!site && ai->arm64)	/* arm64's bpf_arch_text_poke(): BPF text only */
+			refuse(&v[a], BTFIDS_REF_NO_SITE, BTFIDS_STEP_ATTACH, ENOTSUPP_KERNEL);
 		else if (!site && !text)	/* bpf_arch_text_poke(): not is_kernel_text() */
 			refuse(&v[a], BTFIDS_REF_INIT_TEXT, BTFIDS_STEP_ATTACH, EINVAL);
 		else if (!site && alt)	/* a nop to poke or not: the CPU's features say */

@@ -26,12 +26,28 @@
 #   BTFIDS_BOOT_APPEND     more kernel command line (for testing the test)
 #   BTFIDS_BOOT_LOG        keep the guest's serial log in this file
 #   QEMU                   default qemu-system-x86_64
+# VERSION-ARCH (7.3-arm64): the cross tree of kernel/build-tree --arch
+# ARCH, the guest built with the target's cross gcc and static libbpf
+# (Debian's libbpf-dev:arm64, multiarch), booted under its qemu-system.
 set -uo pipefail
 
 . "$(dirname "$0")/paths.sh"
 V=${1:-6.12}
-D=$(kbuild_dir "$V")
-T=$D/linux-source-$V
+arch=x86_64 CC_G=${CC:-gcc} lib=/usr/lib/x86_64-linux-gnu img=arch/x86/boot/bzImage
+machine=() console=ttyS0 qpkg=qemu-system-x86
+case $V in
+*-arm64)
+	arch=arm64 V=${V%-arm64} CC_G=aarch64-linux-gnu-gcc lib=/usr/lib/aarch64-linux-gnu
+	img=arch/arm64/boot/Image console=ttyAMA0 qpkg=qemu-system-arm
+	# shellcheck disable=SC2054 # -M takes its properties comma-separated
+	machine=(-M virt,gic-version=3 -cpu max)
+	QEMU=${QEMU:-qemu-system-aarch64}
+	D=${XDG_CACHE_HOME:-$HOME/.cache}/btfids/kbuild-arm64
+	T=$D/linux-source-$V-arm64 ;;
+*)
+	D=$(kbuild_dir "$V")
+	T=$D/linux-source-$V ;;
+esac
 QEMU=${QEMU:-qemu-system-x86_64}
 TIMEOUT=${BTFIDS_BOOT_TIMEOUT:-540}
 SAMPLE=${BTFIDS_BOOT_SAMPLE:-3}
@@ -45,18 +61,24 @@ passed=0 failed=0
 ok() { passed=$((passed + 1)); echo "  ok: $*"; }
 bad() { failed=$((failed + 1)); echo "  FAIL: $*"; }
 finish() { echo "boot: $passed passed, $failed failed"; [ $failed = 0 ]; exit; }
+[ $arch = x86_64 ] || skip() { echo "boot: skipped ($V $arch: $*)"; exit 0; }
 
 [ "$(uname -m)" = x86_64 ] || skip "the guest program is built for x86-64; this host is $(uname -m)"
-command -v "$QEMU" >/dev/null || skip "no $QEMU: apt-get install qemu-system-x86"
+command -v "$QEMU" >/dev/null || skip "no $QEMU: apt-get install $qpkg"
+command -v "$CC_G" >/dev/null || skip "no $CC_G: apt-get install gcc-${CC_G%-gcc}"
 command -v timeout >/dev/null || skip "no timeout (coreutils)"
 command -v clang >/dev/null || skip "no clang for the BPF programs: apt-get install clang llvm"
 command -v python3 >/dev/null || skip "no python3"
-[ -f /usr/lib/x86_64-linux-gnu/libbpf.a ] || skip "no static libbpf.a: apt-get install libbpf-dev"
+[ -f $lib/libbpf.a ] || skip "no static $lib/libbpf.a: apt-get install libbpf-dev$([ $arch = x86_64 ] || echo ":$arch")"
 [ -x "$B" ] || skip "no btfids at $B: run make"
 if [ -z "${BTFIDS_BOOT_BZIMAGE:-}" ]; then
 	[ -x "$R/kbuild-tiny" ] ||
 		skip "no $R/kbuild-tiny: the workspace's shared/realdata, not in this repository; set BTFIDS_REALDATA"
-	[ -f "$T/.config" ] && [ -f "$T/arch/x86/boot/bzImage" ] ||
+	if [ $arch != x86_64 ]; then
+		[ -f "$T/.config" ] && [ -f "$T/$img" ] ||
+			skip "no $arch tree in $D: kernel/build-tree --arch $arch, as root, about 20 minutes"
+	fi
+	[ -f "$T/.config" ] && [ -f "$T/$img" ] ||
 		skip "no $V kernel tree: run BTFIDS_KBUILD_KERNEL=$V $R/kbuild-tiny once as root, about 12 minutes"
 	# a trampoline needs the JIT; 6.1's BPF_JIT depends on MODULES (kernel/bpf/Kconfig),
 	# which tinyconfig leaves off, so kbuild-tiny's -e BPF_JIT alone does not stay
@@ -69,12 +91,19 @@ trap 'rm -rf "$tmp"' EXIT
 
 # the guest: BPF object and a static /init
 CFLAGS_GUEST="-O2 -g -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE"
-if ! clang -target bpf -O2 -g -Wall -Werror -I/usr/include/x86_64-linux-gnu \
+# the BPF programs for the target (its asm headers, bpf_tracing.h's arch);
+# its static libelf may need zstd
+bpf_arch=x86 libs="-lbpf -lelf -lz"
+[ $arch = x86_64 ] || bpf_arch=$arch
+[ -f $lib/libzstd.a ] && [ $arch != x86_64 ] && libs+=" -lzstd"
+inc=/usr/include/$(basename "$lib")
+if ! clang -target bpf -O2 -g -Wall -Werror -I"$inc" -D__TARGET_ARCH_$bpf_arch \
 	-c "$S/ids.bpf.c" -o "$tmp/ids.bpf.o" 2>"$tmp/err" ||
-   ! clang -target bpf -O2 -g -Wall -Werror -I/usr/include/x86_64-linux-gnu -DIDS61 \
+   ! clang -target bpf -O2 -g -Wall -Werror -I"$inc" -D__TARGET_ARCH_$bpf_arch -DIDS61 \
 	-c "$S/ids.bpf.c" -o "$tmp/ids61.bpf.o" 2>>"$tmp/err" ||
-   ! ${CC:-gcc} $CFLAGS_GUEST -static -o "$tmp/init" "$S"/init.c "$S"/ids.c "$S"/models.c \
-	"$S"/args.c -lbpf -lelf -lz 2>>"$tmp/err"; then
+   # shellcheck disable=SC2086 # CFLAGS_GUEST, libs: words
+   ! $CC_G $CFLAGS_GUEST -static -o "$tmp/init" "$S"/init.c "$S"/ids.c "$S"/models.c \
+	"$S"/args.c $libs 2>>"$tmp/err"; then
 	echo "boot: $V FAILED (cannot build the guest program: $(head -3 "$tmp/err"))"
 	failed=1; finish
 fi
@@ -86,8 +115,8 @@ else
 	# one relink of the shared tree at a time (tests/kbuild.sh takes the same
 	# lock); our copies of vmlinux and bzImage outlive the next relink
 	if ! (flock -w 900 9 || exit 1
-	      BTFIDS_KBUILD=$D BTFIDS_KBUILD_KERNEL=$V "$R/kbuild-tiny" "$B" >/dev/null &&
-	      cp "$T/vmlinux" "$tmp/vmlinux" && cp "$T/arch/x86/boot/bzImage" "$tmp/bzImage"
+	      BTFIDS_KBUILD=$D BTFIDS_KBUILD_KERNEL=$V BTFIDS_KBUILD_ARCH=$arch "$R/kbuild-tiny" "$B" >/dev/null &&
+	      cp "$T/vmlinux" "$tmp/vmlinux" && cp "$T/$img" "$tmp/bzImage"
 	     ) 9>"$D/.relink-$V.lock" 2>"$tmp/err"; then
 		echo "boot: $V FAILED (relink with RESOLVE_BTFIDS=btfids: $(tail -1 "$tmp/err"))"
 		failed=1; finish
@@ -177,9 +206,9 @@ EOF
 # boot: the guest reboots when done, -no-reboot turns that into qemu's exit
 log=$tmp/serial.log
 start=$(date +%s)
-timeout -k 10 "$TIMEOUT" "$QEMU" -accel "${BTFIDS_QEMU_ACCEL:-tcg,thread=single}" -nodefaults -display none -no-reboot -m 1024 -smp "${BTFIDS_QEMU_SMP:-2}" \
+timeout -k 10 "$TIMEOUT" "$QEMU" "${machine[@]}" -accel "${BTFIDS_QEMU_ACCEL:-tcg,thread=single}" -nodefaults -display none -no-reboot -m 1024 -smp "${BTFIDS_QEMU_SMP:-2}" \
 	-kernel "$bz" -initrd "$tmp/initrd.cpio" -serial "file:$log" \
-	-append "console=ttyS0 panic=-1 loglevel=4 ${BTFIDS_BOOT_APPEND:-}" </dev/null >"$tmp/qemu.out" 2>&1
+	-append "console=$console panic=-1 loglevel=4 ${BTFIDS_BOOT_APPEND:-}" </dev/null >"$tmp/qemu.out" 2>&1
 qrc=$?
 secs=$(( $(date +%s) - start ))
 tr -d '\r' <"$log" >"$tmp/log" 2>/dev/null

@@ -167,7 +167,7 @@ START_TEST(t_no_verdicts)
 	ck_assert_int_eq(TL_RUN_OUT(&out, &err, "models", "--all", "--verdicts", "--func",
 				    "vfs_read", path), 0);
 	ck_assert_ptr_null(strstr(out, "verdicts"));
-	ck_assert_ptr_nonnull(strstr(err, "no attach verdicts: not an x86_64 vmlinux"));
+	ck_assert_ptr_nonnull(strstr(err, "no attach verdicts: not an x86_64 or arm64 vmlinux"));
 	free(out);
 	free(err);
 	free(path);

@@ -134,7 +134,16 @@ static __always_inline void kfuncs(struct task_struct *t)
 }
 #endif
 
-SEC("fentry/__x64_sys_getpgid")
+/* the syscall's wrapper, by the target's prefix (has_arch_syscall_prefix()) */
+#if defined(__TARGET_ARCH_arm64)
+#define SYS_GETPGID	"__arm64_sys_getpgid"
+#elif defined(__TARGET_ARCH_s390)
+#define SYS_GETPGID	"__s390x_sys_getpgid"
+#else
+#define SYS_GETPGID	"__x64_sys_getpgid"
+#endif
+
+SEC("fentry/" SYS_GETPGID)
 int BPF_PROG(on_getpgid)
 {
 	struct task_struct *t = bpf_get_current_task_btf();

@@ -82,7 +82,7 @@ static void check_fentry(struct bpf_object *obj)
 
 	l = bpf_program__attach(p);
 	if (!l) {
-		fail("attach fentry/__x64_sys_getpgid: %s", strerror(errno));
+		fail("attach fentry on getpgid's wrapper: %s", strerror(errno));
 		return;
 	}
 	for (i = 0; i < 3; i++)

@@ -154,6 +154,8 @@ static void setup(void)
 	setrlimit(RLIMIT_NOFILE, &fds);
 	mount("proc", "/proc", "proc", 0, NULL);
 	mount("sysfs", "/sys", "sysfs", 0, NULL);
+	/* the kernel's list of ftrace records (models.c, arm64) */
+	mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!uname(&u))
 		snprintf(boot_release, sizeof(boot_release), "%s", u.release);

@@ -240,10 +240,151 @@ static void load_refusal(int err, struct verdict *v)
 	snprintf(v->outside, sizeof(v->outside), "load %s: %.30s", strerror(-err), l);
 }
 
+#ifdef __aarch64__
+struct ksym_addr {
+	uint64_t addr;
+	char name[64];
+};
+
+static uint64_t *text_starts, *site_funcs;	/* sorted */
+static size_t nr_text, nr_site_funcs;
+static struct ksym_addr *by_name;	/* sorted by name, then address */
+static size_t nr_by_name;
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_ksym(const void *a, const void *b)
+{
+	const struct ksym_addr *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : cmp_u64(&x->addr, &y->addr);
+}
+
+static int cmp_ksym_name(const void *a, const void *b)
+{
+	return strcmp(((const struct ksym_addr *)a)->name, ((const struct ksym_addr *)b)->name);
+}
+
+static void *grow(void *p, size_t *cap, size_t n, size_t size)
+{
+	void *x;
+
+	if (n < *cap)
+		return p;
+	*cap = *cap ? 2 * *cap : 4096;
+	x = realloc(p, *cap * size);
+	if (!x)
+		free(p);
+	return x;
+}
+
+/* /proc/kallsyms' text symbols: their starts, and each name's addresses */
+static void read_kallsyms(void)
+{
+	size_t cap_t = 0, cap_n = 0;
+	char line[256], type, name[64];
+	unsigned long long a;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %63s", &a, &type, name) != 3 ||
+		    !strchr("tTwW", type))
+			continue;
+		text_starts = grow(text_starts, &cap_t, nr_text, sizeof(*text_starts));
+		by_name = grow(by_name, &cap_n, nr_by_name, sizeof(*by_name));
+		if (!text_starts || !by_name)
+			break;
+		text_starts[nr_text++] = a;
+		by_name[nr_by_name].addr = a;
+		snprintf(by_name[nr_by_name++].name, sizeof(by_name[0].name), "%s", name);
+	}
+	if (f)
+		fclose(f);
+	if (text_starts)
+		qsort(text_starts, nr_text, sizeof(*text_starts), cmp_u64);
+	if (by_name)
+		qsort(by_name, nr_by_name, sizeof(*by_name), cmp_ksym);
+}
+
+/* the start of the text symbol @ip is in, or 0 */
+static uint64_t sym_start(uint64_t ip)
+{
+	size_t lo = 0, hi = nr_text;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (text_starts[mid] <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? text_starts[lo - 1] : 0;
+}
+
+/*
+ * The function kallsyms_lookup_name(@name) gives (its lowest address)
+ * has an ftrace record now: available_filter_functions_addrs, each record
+ * mapped to the symbol it is in (by address: two static functions of one
+ * name are told apart)
+ */
+static bool at_site(const char *name)
+{
+	static bool read;
+	struct ksym_addr key = { 0 }, *k;
+	unsigned long long ip;
+	size_t cap = 0;
+	char line[256];
+	FILE *f;
+
+	if (!read) {
+		read = true;
+		read_kallsyms();
+		f = fopen("/sys/kernel/tracing/available_filter_functions_addrs", "r");
+		while (f && text_starts && fgets(line, sizeof(line), f)) {
+			if (sscanf(line, "%llx", &ip) != 1)
+				continue;
+			site_funcs = grow(site_funcs, &cap, nr_site_funcs, sizeof(*site_funcs));
+			if (!site_funcs)
+				break;
+			site_funcs[nr_site_funcs++] = sym_start(ip);
+		}
+		if (f)
+			fclose(f);
+		if (site_funcs)
+			qsort(site_funcs, nr_site_funcs, sizeof(*site_funcs), cmp_u64);
+	}
+	snprintf(key.name, sizeof(key.name), "%s", name);
+	/* the first of the name: its lowest address */
+	k = by_name ? bsearch(&key, by_name, nr_by_name, sizeof(*by_name), cmp_ksym_name) : NULL;
+	while (k && k > by_name && !strcmp(k[-1].name, name))
+		k--;
+	return k && site_funcs &&
+	       bsearch(&k->addr, site_funcs, nr_site_funcs, sizeof(*site_funcs), cmp_u64);
+}
+#endif
+
 /* name a failed attach by its errno (bpf_trampoline_update(), register_fentry()) */
 static void attach_refusal(int err, const struct boot_model *m, struct verdict *v)
 {
 	snprintf(v->detail, sizeof(v->detail), "attach: %s (%d)", strerror(err), err);
+#ifdef __aarch64__
+	/*
+	 * arm64's bpf_arch_text_poke() pokes BPF text only: a function with
+	 * no ftrace record (none, or freed with init memory) is ENOTSUPP too;
+	 * the kernel's list of records tells the two apart
+	 */
+	if (err == ENOTSUPP && m->attachable && !at_site(m->name)) {
+		said(v, "no-ftrace-site", "ENOTSUPP", "attach");
+		return;
+	}
+#endif
 	if (err == ENOTSUPP)	/* arch_prepare_bpf_trampoline(): the arch's model reason */
 		said(v, m->attachable ? "arch-refused" : m->reason, "ENOTSUPP", "attach");
 	else if (err == EBUSY)	/* bpf_arch_text_poke(): not a 5-byte nop, no ftrace site */
