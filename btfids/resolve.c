@@ -503,6 +503,8 @@ static int resolve_one(struct resolve_opts *o, const char *path)
 	int err;
 
 	err = open_elf(o, &u, path);
+	if (!err)	/* bad input even where it is not used: refused */
+		err = load_base(o);
 	/*
 	 * -b is a module's base; a vmlinux's BTF is its own (not split), as
 	 * check, dump and models read it. The kernel's tool would parse it as
@@ -517,8 +519,6 @@ static int resolve_one(struct resolve_opts *o, const char *path)
 			btfids_dbg(&o->rep, 0, "btfids: %s: not a module: -b %s not used, a vmlinux's BTF is its own\n",
 				   path, o->base_path);
 	}
-	if (!err && !u.own_base)	/* a module of the batch loads it when it comes */
-		err = load_base(o);
 	if (err) {
 		forget_outputs(o, &u, path);
 		run_free(&u);
