@@ -777,19 +777,27 @@ int btfids_lookup(const struct btf *btf, struct btfids_syms *s, const char *path
 	return btfids_lookup_indexed(btf, NULL, s, path, r);
 }
 
+static const char *endian(bool be)
+{
+	return be ? "big" : "little";
+}
+
 void btfids_say_other_build(const char *who, const char *mod_path,
-			    const struct btfids_release *mod, const char *base_path,
-			    struct btfids_report *r)
+			    const struct btfids_release *mod, bool mod_be,
+			    const char *base_path, struct btfids_report *r)
 {
 	struct btfids_release base = {};
 	struct btfids_elf b;
 
-	if (!mod->from || strcmp(mod->from, "vermagic") ||
-	    btfids_btf_file_kind(base_path) != BTFIDS_FILE_ELF)
+	if (btfids_btf_file_kind(base_path) != BTFIDS_FILE_ELF)
 		return;
 	if (btfids_elf_open(&b, base_path, false, r))
 		return;
-	if (!btfids_release_read(&b, &base) && strcmp(base.text, mod->text))
+	if (btfids_elf_big_endian(&b) != mod_be)
+		btfids_dbg(r, 0, "%s: %s: a %s-endian module, but -b %s is %s-endian: another machine's base\n",
+			   who, mod_path, endian(mod_be), base_path, endian(!mod_be));
+	else if (mod->from && !strcmp(mod->from, "vermagic") &&
+		 !btfids_release_read(&b, &base) && strcmp(base.text, mod->text))
 		btfids_dbg(r, 0, "%s: %s: built for Linux %s (vermagic), but -b %s is Linux %s (linux_banner): the base of another build\n",
 			   who, mod_path, mod->text, base_path, base.text);
 	btfids_elf_close(&b);
@@ -798,8 +806,11 @@ void btfids_say_other_build(const char *who, const char *mod_path,
 void btfids_say_other_build_elf(const char *who, const struct btfids_elf *mod, int err,
 				const char *base_path, struct btfids_report *r)
 {
-	struct btfids_release rel;
+	struct btfids_release rel = {};
 
-	if (err == -EINVAL && base_path && !btfids_release_read(mod, &rel))
-		btfids_say_other_build(who, mod->path, &rel, base_path, r);
+	if (err != -EINVAL || !base_path)
+		return;
+	if (btfids_release_read(mod, &rel))
+		rel.from = NULL;
+	btfids_say_other_build(who, mod->path, &rel, btfids_elf_big_endian(mod), base_path, r);
 }

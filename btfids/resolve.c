@@ -379,7 +379,8 @@ static int compute(struct resolve_opts *o, struct run *u)
 	if (!err) {
 		err = btfids_btf_load(&u->e, o->btf_path, base_of(o, u), &u->btf, &o->rep);
 		if (err == -EINVAL && base_of(o, u) && !o->btf_path)
-			btfids_say_other_build("btfids", u->e.path, &u->rel, o->base_path, &o->rep);
+			btfids_say_other_build("btfids", u->e.path, &u->rel,
+					       btfids_elf_big_endian(&u->e), o->base_path, &o->rep);
 	}
 	if (!err && u->flow != BTFIDS_FLOW_6X)
 		err = rewrite_btf(o, u);

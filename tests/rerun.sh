@@ -223,6 +223,22 @@ if [ -f "$K/amd64-7/vmlinux" ]; then
 			fi
 		done
 	fi
+	# a module on a base of the other byte order: every verb says so
+	if [ -f "$K/s390x-7/vmlinux" ]; then
+		d=$tmp/otherendian && mkdir -p "$d" && cp "$K/amd64-7/modules/tcp_bbr.ko" "$d/m.ko"
+		for v in resolve check dump "models --all"; do
+			want=2
+			[ "$v" = resolve ] && want=255 && v=
+			# shellcheck disable=SC2086 # v: words
+			"$B" $v -b "$K/s390x-7/vmlinux" "$d/m.ko" >/dev/null 2>"$d/err"; rc=$?
+			if [ $rc = $want ] && grep -q "m.ko: a little-endian module, but -b .*s390x-7/vmlinux is big-endian: another machine's base" "$d/err" &&
+			   cmp -s "$d/m.ko" "$K/amd64-7/modules/tcp_bbr.ko"; then
+				ok "${v:-resolve}: an amd64 module on the s390x vmlinux: refused, the byte order said"
+			else
+				bad "${v:-resolve}: an amd64 module on the s390x vmlinux: exit $rc: $(tr '\n' ' ' <"$d/err" | cut -c1-200)"
+			fi
+		done
+	fi
 	d=$tmp/verbs7
 	# dump names each entry's set8 flags: the names, by the values of a
 	# 7.x tree's include/linux/btf.h, give back the flags word

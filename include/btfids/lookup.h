@@ -32,16 +32,18 @@ int btfids_btf_file_kind(const char *path);
 
 /*
  * After a module's split BTF failed to load on -b @base_path (-EINVAL: it
- * does not fit): when the module's release (@mod, from its vermagic) and
- * the base's (its linux_banner) differ, say so in one line through @r,
+ * does not fit), say why in one line through @r when the two say it:
+ * their byte order (@mod_be, the module's), "@who: MODULE: a little-endian
+ * module, but -b BASE is big-endian: another machine's base"; else their
+ * releases (@mod, from the module's vermagic; the base's linux_banner),
  * "@who: MODULE: built for Linux X (vermagic), but -b BASE is Linux Y
  * (linux_banner): the base of another build" (a module fits only the
- * vmlinux it was built against). Silent when @mod is not from a vermagic,
- * @base_path is not an ELF or says no release, or the two agree.
+ * vmlinux it was built against). Silent when @base_path is not an ELF,
+ * or neither differs or says.
  */
 void btfids_say_other_build(const char *who, const char *mod_path,
-			    const struct btfids_release *mod, const char *base_path,
-			    struct btfids_report *r);
+			    const struct btfids_release *mod, bool mod_be,
+			    const char *base_path, struct btfids_report *r);
 
 /*
  * The same for an open module @mod, its release read here; nothing unless
