@@ -252,7 +252,7 @@ static int models_all(struct models_opts *o, const char *path)
 		}
 	}
 	if (o->taken >= 0 && !ai) {
-		btfids_err(r, path, "--taken %s: no attach verdicts for this file (an x86_64 or arm64 vmlinux with ftrace has them)",
+		btfids_err(r, path, "--taken %s: no attach verdicts for this file (an x86_64, arm64 or s390x vmlinux with ftrace has them)",
 			   btfids_attach_str(o->taken));
 		btf__free(btf);
 		err = -EINVAL;

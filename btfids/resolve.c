@@ -316,14 +316,14 @@ static int want_tramp2(struct resolve_opts *o, struct run *u)
 
 /*
  * The facts of @u the attach verdicts need (verdict.h), or NULL: only an
- * x86_64 or arm64 vmlinux with ftrace call sites gets verdicts; its table is then
+ * x86_64, arm64 or s390x vmlinux with ftrace call sites gets verdicts; its table is then
  * version 3. When they cannot be read (said), the table is version 2:
  * the link goes on.
  */
 static int attach_info(struct resolve_opts *o, struct run *u, struct btfids_attach_info **ai)
 {
 	*ai = NULL;
-	if ((u->e.machine != EM_X86_64 && u->e.machine != EM_AARCH64) ||
+	if ((u->e.machine != EM_X86_64 && u->e.machine != EM_AARCH64 && u->e.machine != EM_S390) ||
 	    !btfids_elf_defines(&u->e, "__start_mcount_loc"))
 		return 0;
 	if (btfids_attach_info_read(&u->e, u->ids, release_rules(u), ai, &o->rep) < 0)

@@ -614,7 +614,7 @@ int btfids_tramp2_print(const char *path, const char *btf_path, const char *func
 		err = read_raw_table(path, btf_path, &t, r);
 	}
 	if (!err && taken >= 0 && t.version != BTF_TRAMP3_VERSION) {
-		btfids_err(r, path, "--taken: a version %u table holds no verdicts (version 3 does: an x86_64 or arm64 vmlinux with ftrace)",
+		btfids_err(r, path, "--taken: a version %u table holds no verdicts (version 3 does: an x86_64, arm64 or s390x vmlinux with ftrace)",
 			   t.version);
 		err = -EINVAL;
 	}

@@ -25,7 +25,8 @@ struct ksym {
 
 struct btfids_attach_info {
 	const struct btfids_elf *e;
-	bool arm64;		/* EM_AARCH64; else x86_64 */
+	bool arm64;		/* EM_AARCH64 */
+	bool s390;		/* EM_S390 */
 	uint64_t bound[16];		/* bound_names[]' values (0: absent) */	/* the entries' bytes (poke_ip()); open while in use */
 	unsigned int kernel;
 	struct ksym *by_addr;	/* ascending address */
@@ -47,6 +48,7 @@ struct btfids_attach_info {
 #define SECURITY_PREFIX		"security_"	/* kernel/bpf/verifier.c */
 #define X64_SYSCALL_PREFIX	"__x64_"	/* has_arch_syscall_prefix(), x86_64 */
 #define ARM64_SYSCALL_PREFIX	"__arm64_"	/* the same, arm64 */
+#define S390_SYSCALL_PREFIX	"__s390x_"	/* the same, s390x */
 /*
  * arm64 with DYNAMIC_FTRACE_WITH_CALL_OPS: a function's record is its first
  * pre-function NOP, 8 bytes before it (ftrace_call_adjust(),
@@ -609,9 +611,9 @@ int btfids_attach_info_read(const struct btfids_elf *e, const unsigned char *ids
 	int err;
 
 	*out = NULL;
-	if ((e->machine != EM_X86_64 && e->machine != EM_AARCH64) ||
+	if ((e->machine != EM_X86_64 && e->machine != EM_AARCH64 && e->machine != EM_S390) ||
 	    e->elf_class != ELFCLASS64 || e->type == ET_REL)
-		why = "not an x86_64 or arm64 vmlinux";
+		why = "not an x86_64, arm64 or s390x vmlinux";
 	else if (!e->nr_syms)
 		why = "no symbol table";
 	if (why) {
@@ -624,6 +626,7 @@ int btfids_attach_info_read(const struct btfids_elf *e, const unsigned char *ids
 	ai->kernel = kernel;
 	ai->e = e;
 	ai->arm64 = e->machine == EM_AARCH64;
+	ai->s390 = e->machine == EM_S390;
 	read_bounds(e, ai->bound);
 	err = read_ksyms(e, ai);
 	if (!err) {
@@ -638,7 +641,7 @@ int btfids_attach_info_read(const struct btfids_elf *e, const unsigned char *ids
 			return 1;
 		}
 	}
-	if (!err && !ai->arm64)	/* x86's alternatives: arm64 has no nop to poke */
+	if (!err && !ai->arm64 && !ai->s390)	/* x86's alternatives: the others poke no nop */
 		err = read_alts(e, ai);
 	if (!err)
 		err = read_ei(e, ai);
@@ -710,7 +713,8 @@ static uint64_t poke_ip(const struct btfids_attach_info *ai, uint64_t addr)
 	static const unsigned char endbr64[4] = { 0xf3, 0x0f, 0x1e, 0xfa };
 	unsigned char b[4];
 
-	if (ai->arm64 || read_at(ai->e, addr, b, sizeof(b)) || memcmp(b, endbr64, sizeof(b)))
+	if (ai->arm64 || ai->s390 || read_at(ai->e, addr, b, sizeof(b)) ||
+	    memcmp(b, endbr64, sizeof(b)))
 		return addr;
 	return addr + sizeof(b);
 }
@@ -744,8 +748,11 @@ static bool modifiable(const struct btfids_attach_info *ai, const char *name, ui
 		return bsearch(&addr, ai->ei, ai->nr_ei, sizeof(*ai->ei), cmp_u64);
 	if (ai->kernel && ai->kernel < BTFIDS_KERNEL(7, 0))
 		return false;
-	return ai->arm64 ? !strncmp(name, ARM64_SYSCALL_PREFIX, sizeof(ARM64_SYSCALL_PREFIX) - 1) :
-			   !strncmp(name, X64_SYSCALL_PREFIX, sizeof(X64_SYSCALL_PREFIX) - 1);
+	if (ai->arm64)
+		return !strncmp(name, ARM64_SYSCALL_PREFIX, sizeof(ARM64_SYSCALL_PREFIX) - 1);
+	if (ai->s390)
+		return !strncmp(name, S390_SYSCALL_PREFIX, sizeof(S390_SYSCALL_PREFIX) - 1);
+	return !strncmp(name, X64_SYSCALL_PREFIX, sizeof(X64_SYSCALL_PREFIX) - 1);
 }
 
 /* Steps 1-6 of verdict.h: BPF_PROG_LOAD. True when it refuses. */
@@ -802,8 +809,8 @@ void btfids_verdicts(const struct btfids_attach_info *ai, const char *name, uint
 	bool site = addr && !freed && has_site(ai, addr, end);
 	bool text = addr >= ai->stext && addr < ai->etext;
 	bool alt = addr && has_alt(ai, poke_ip(ai, addr));
-	/* tracing_multi needs HAVE_SINGLE_FTRACE_DIRECT_OPS: x86_64's, not arm64's */
-	bool multi = !ai->arm64 && (!ai->kernel || ai->kernel >= BTFIDS_KERNEL(7, 2));
+	/* tracing_multi needs HAVE_SINGLE_FTRACE_DIRECT_OPS: x86_64's, not arm64's or s390x's */
+	bool multi = !ai->arm64 && !ai->s390 && (!ai->kernel || ai->kernel >= BTFIDS_KERNEL(7, 2));
 	int a;
 
 	for (a = 0; a < BTFIDS_NR_ATTACH; a++) {
@@ -823,6 +830,8 @@ void btfids_verdicts(const struct btfids_attach_info *ai, const char *name, uint
 			refuse(&v[a], BTFIDS_REF_MODEL, BTFIDS_STEP_ATTACH, ENOTSUPP_KERNEL);
 		else if (!site && ai->arm64)	/* arm64's bpf_arch_text_poke(): BPF text only */
 			refuse(&v[a], BTFIDS_REF_NO_SITE, BTFIDS_STEP_ATTACH, ENOTSUPP_KERNEL);
+		else if (!site && ai->s390)	/* s390's: no "brcl 0,0" (the mcount nop) at the entry */
+			refuse(&v[a], BTFIDS_REF_NO_SITE, BTFIDS_STEP_ATTACH, EINVAL);
 		else if (!site && !text)	/* bpf_arch_text_poke(): not is_kernel_text() */
 			refuse(&v[a], BTFIDS_REF_INIT_TEXT, BTFIDS_STEP_ATTACH, EINVAL);
 		else if (!site && alt)	/* a nop to poke or not: the CPU's features say */

@@ -26,9 +26,12 @@
 #   BTFIDS_BOOT_APPEND     more kernel command line (for testing the test)
 #   BTFIDS_BOOT_LOG        keep the guest's serial log in this file
 #   QEMU                   default qemu-system-x86_64
-# VERSION-ARCH (7.3-arm64): the cross tree of kernel/build-tree --arch
-# ARCH, the guest built with the target's cross gcc and static libbpf
-# (Debian's libbpf-dev:arm64, multiarch), booted under its qemu-system.
+# VERSION-ARCH (7.3-arm64, 7.3-s390): the cross tree of kernel/build-tree
+# --arch ARCH, the guest built with the target's cross gcc and static
+# libbpf (Debian's libbpf-dev:arm64, multiarch; for s390x a sysroot of
+# Debian's -dev packages, BTFIDS_S390X_SYSROOT), its BPF objects for the
+# target's byte order, booted under its qemu-system; the models and ids
+# lines are also printed as "boot: ARCH VERSION ...".
 set -uo pipefail
 
 . "$(dirname "$0")/paths.sh"
@@ -44,6 +47,16 @@ case $V in
 	QEMU=${QEMU:-qemu-system-aarch64}
 	D=${XDG_CACHE_HOME:-$HOME/.cache}/btfids/kbuild-arm64
 	T=$D/linux-source-$V-arm64 ;;
+*-s390)
+	# Debian 12's s390x -dev packages cannot be co-installed here (its
+	# mirror's s390x zlib1g lags amd64's): a sysroot of them, unpacked
+	arch=s390 V=${V%-s390} CC_G=s390x-linux-gnu-gcc
+	lib=${BTFIDS_S390X_SYSROOT:-${XDG_CACHE_HOME:-$HOME/.cache}/btfids/sysroot-s390x}/usr/lib/s390x-linux-gnu
+	img=arch/s390/boot/bzImage console=ttysclp0 qpkg=qemu-system-misc
+	machine=(-M s390-ccw-virtio -cpu max)
+	QEMU=${QEMU:-qemu-system-s390x}
+	D=${XDG_CACHE_HOME:-$HOME/.cache}/btfids/kbuild-s390
+	T=$D/linux-source-$V-s390 ;;
 *)
 	D=$(kbuild_dir "$V")
 	T=$D/linux-source-$V ;;
@@ -69,7 +82,11 @@ command -v "$CC_G" >/dev/null || skip "no $CC_G: apt-get install gcc-${CC_G%-gcc
 command -v timeout >/dev/null || skip "no timeout (coreutils)"
 command -v clang >/dev/null || skip "no clang for the BPF programs: apt-get install clang llvm"
 command -v python3 >/dev/null || skip "no python3"
-[ -f $lib/libbpf.a ] || skip "no static $lib/libbpf.a: apt-get install libbpf-dev$([ $arch = x86_64 ] || echo ":$arch")"
+if [ $arch = s390 ]; then
+	[ -f "$lib/libbpf.a" ] || skip "no $lib/libbpf.a: apt-get download Debian's libbpf-dev, libelf-dev, zlib1g-dev and libzstd-dev for s390x and dpkg -x them into ${lib%/usr/lib/*}"
+else
+	[ -f $lib/libbpf.a ] || skip "no static $lib/libbpf.a: apt-get install libbpf-dev$([ $arch = x86_64 ] || echo ":$arch")"
+fi
 [ -x "$B" ] || skip "no btfids at $B: run make"
 if [ -z "${BTFIDS_BOOT_BZIMAGE:-}" ]; then
 	[ -x "$R/kbuild-tiny" ] ||
@@ -93,17 +110,19 @@ trap 'rm -rf "$tmp"' EXIT
 CFLAGS_GUEST="-O2 -g -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE"
 # the BPF programs for the target (its asm headers, bpf_tracing.h's arch);
 # its static libelf may need zstd
-bpf_arch=x86 libs="-lbpf -lelf -lz"
+bpf_arch=x86 libs="-lbpf -lelf -lz" bpf_target=bpf
 [ $arch = x86_64 ] || bpf_arch=$arch
+[ $arch != s390 ] || bpf_target=bpfeb	# big-endian BPF, as the kernel runs it
 [ -f $lib/libzstd.a ] && [ $arch != x86_64 ] && libs+=" -lzstd"
 inc=/usr/include/$(basename "$lib")
-if ! clang -target bpf -O2 -g -Wall -Werror -I"$inc" -D__TARGET_ARCH_$bpf_arch \
+[ $arch != s390 ] || inc=/usr/s390x-linux-gnu/include	# the cross gcc's own headers
+if ! clang -target $bpf_target -O2 -g -Wall -Werror -I"$inc" -D__TARGET_ARCH_$bpf_arch \
 	-c "$S/ids.bpf.c" -o "$tmp/ids.bpf.o" 2>"$tmp/err" ||
-   ! clang -target bpf -O2 -g -Wall -Werror -I"$inc" -D__TARGET_ARCH_$bpf_arch -DIDS61 \
+   ! clang -target $bpf_target -O2 -g -Wall -Werror -I"$inc" -D__TARGET_ARCH_$bpf_arch -DIDS61 \
 	-c "$S/ids.bpf.c" -o "$tmp/ids61.bpf.o" 2>>"$tmp/err" ||
    # shellcheck disable=SC2086 # CFLAGS_GUEST, libs: words
    ! $CC_G $CFLAGS_GUEST -static -o "$tmp/init" "$S"/init.c "$S"/ids.c "$S"/models.c \
-	"$S"/args.c $libs 2>>"$tmp/err"; then
+	"$S"/args.c -L"$lib" $libs 2>>"$tmp/err"; then
 	echo "boot: $V FAILED (cannot build the guest program: $(head -3 "$tmp/err"))"
 	failed=1; finish
 fi
@@ -224,6 +243,12 @@ if [ -z "$rel" ]; then
 	failed=1; finish
 fi
 echo "  boot: $rel qemu ran ${secs}s (TCG)"
+# a cross kernel's lines, named by its architecture (issue 26's form)
+if [ $arch != x86_64 ]; then
+	grep -q "^boot: $rel ids ok" "$tmp/log" && echo "boot: $arch $V ids ok"
+	grep -E "^boot: $rel models: ([0-9]+ tried|fexit verdicts|fmod_ret verdicts)" "$tmp/log" |
+		sed "s/^boot: $rel /boot: $arch $V /"
+fi
 if grep -q "^boot: $rel ids ok" "$tmp/log"; then
 	ok "$rel: the kernel accepts the programs that depend on the .BTF_ids slots"
 else

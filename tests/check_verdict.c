@@ -157,20 +157,27 @@ START_TEST(t_every_func)
 }
 END_TEST
 
-/* Where no verdict can be given, none is written, and the user is told why */
+/*
+ * Where no verdict can be given, none is written, and the user is told why:
+ * a riscv64 image (verdicts are x86_64's, arm64's and s390x's)
+ */
 START_TEST(t_no_verdicts)
 {
-	char *path = kernel_path("s390x-7"), *out = NULL, *err = NULL;
+	char *dir = tl_path(tl_build_dir(), "fixtures/riscv64-linux-gnu");
+	char *path = tl_path(dir, "image"), *out = NULL, *err = NULL;
 
-	if (!path)
-		return;
-	ck_assert_int_eq(TL_RUN_OUT(&out, &err, "models", "--all", "--verdicts", "--func",
-				    "vfs_read", path), 0);
+	if (access(path, R_OK)) {
+		printf("verdict: no verdicts for riscv64: skipped (no riscv64 fixture: its cross gcc)\n");
+		goto out;
+	}
+	ck_assert_int_eq(TL_RUN_OUT(&out, &err, "models", "--all", "--verdicts", path), 0);
 	ck_assert_ptr_null(strstr(out, "verdicts"));
-	ck_assert_ptr_nonnull(strstr(err, "no attach verdicts: not an x86_64 or arm64 vmlinux"));
+	ck_assert_ptr_nonnull(strstr(err, "no attach verdicts: not an x86_64, arm64 or s390x vmlinux"));
 	free(out);
 	free(err);
+out:
 	free(path);
+	free(dir);
 }
 END_TEST
 

@@ -5,7 +5,7 @@
  * which step and with which errno.
  *
  * A verdict follows the kernel's own order of checks for one program on
- * one vmlinux function (x86_64 and arm64; other machines get no verdict yet):
+ * one vmlinux function (x86_64, arm64 and s390x; other machines get no verdict yet):
  *
  *  load (BPF_PROG_LOAD, kernel/bpf/verifier.c bpf_check_attach_target(),
  *  then check_attach_btf_id()):
@@ -42,9 +42,13 @@
  *      with init memory) is ENOTSUPP, "no-ftrace-site"; a record may sit
  *      8 bytes before the function (DYNAMIC_FTRACE_WITH_CALL_OPS'
  *      pre-function NOPs, ftrace_call_adjust()); no alternatives to poke;
- *      the syscall wrappers of step 4 are __arm64_*. arm64 has no
- *      HAVE_SINGLE_FTRACE_DIRECT_OPS, so no tracing_multi: its multi
- *      verdicts are not given.
+ *      the syscall wrappers of step 4 are __arm64_*. s390x
+ *      (arch/s390/net/bpf_jit_comp.c): the poke wants the mcount nop
+ *      ("brcl 0,0") at the entry, EINVAL without it (no record, or init
+ *      text freed); records sit at the function (ftrace_call_adjust() is
+ *      the identity); wrappers __s390x_*. Neither has
+ *      HAVE_SINGLE_FTRACE_DIRECT_OPS (x86_64 only), so no tracing_multi:
+ *      their multi verdicts are not given.
  *
  * A tracing_multi link (fentry.multi, fexit.multi; 7.2 on) checks each of
  * its functions when it is created (bpf_check_attach_btf_id_multi(), 7.3),
@@ -123,7 +127,7 @@ struct btfids_attach_info;
  * resolved .BTF_ids sets the rules name (from @ids, the section's bytes
  * as resolved in memory, when not NULL: the 7.x flow), for the rules of
  * @kernel (BTFIDS_KERNEL(); 0: the newest). Returns 0 with *@out set, 1 with
- * *@out NULL when @e gets no verdicts (not an x86_64 or arm64 vmlinux, or no
+ * *@out NULL when @e gets no verdicts (not an x86_64, arm64 or s390x vmlinux, or no
  * symbol table or __mcount_loc: said on @r as a warning), or a negative
  * errno after a "FAILED <file>: ..." line.
  */

@@ -240,7 +240,7 @@ static void load_refusal(int err, struct verdict *v)
 	snprintf(v->outside, sizeof(v->outside), "load %s: %.30s", strerror(-err), l);
 }
 
-#ifdef __aarch64__
+#if defined(__aarch64__) || defined(__s390x__)
 struct ksym_addr {
 	uint64_t addr;
 	char name[64];
@@ -374,7 +374,7 @@ static bool at_site(const char *name)
 static void attach_refusal(int err, const struct boot_model *m, struct verdict *v)
 {
 	snprintf(v->detail, sizeof(v->detail), "attach: %s (%d)", strerror(err), err);
-#ifdef __aarch64__
+#if defined(__aarch64__)
 	/*
 	 * arm64's bpf_arch_text_poke() pokes BPF text only: a function with
 	 * no ftrace record (none, or freed with init memory) is ENOTSUPP too;
@@ -382,6 +382,12 @@ static void attach_refusal(int err, const struct boot_model *m, struct verdict *
 	 */
 	if (err == ENOTSUPP && m->attachable && !at_site(m->name)) {
 		said(v, "no-ftrace-site", "ENOTSUPP", "attach");
+		return;
+	}
+#elif defined(__s390x__)
+	/* s390's: EINVAL where the entry is no mcount nop (no record) */
+	if (err == EINVAL && m->attachable && !at_site(m->name)) {
+		said(v, "no-ftrace-site", "EINVAL", "attach");
 		return;
 	}
 #endif
