@@ -669,7 +669,7 @@ int btfids_attach_info_read(const struct btfids_elf *e, const unsigned char *ids
 
 static bool has_id(const uint32_t *ids, size_t n, uint32_t id)
 {
-	return bsearch(&id, ids, n, sizeof(*ids), cmp_u32);
+	return n && bsearch(&id, ids, n, sizeof(*ids), cmp_u32);	/* ids NULL when n is 0 */
 }
 
 /* kallsyms_lookup_name(): the lowest address of @name, or 0 */
@@ -721,7 +721,8 @@ static uint64_t poke_ip(const struct btfids_attach_info *ai, uint64_t addr)
 
 static bool has_alt(const struct btfids_attach_info *ai, uint64_t ip)
 {
-	return bsearch(&ip, ai->alts, ai->nr_alts, sizeof(*ai->alts), cmp_u64);
+	/* none read on arm64 and s390x: alts NULL */
+	return ai->nr_alts && bsearch(&ip, ai->alts, ai->nr_alts, sizeof(*ai->alts), cmp_u64);
 }
 
 static void refuse(struct btfids_verdict *v, enum btfids_refusal why, enum btfids_step step,
@@ -745,7 +746,7 @@ static bool modifiable(const struct btfids_attach_info *ai, const char *name, ui
 	if (!strncmp(name, SECURITY_PREFIX, sizeof(SECURITY_PREFIX) - 1))
 		return true;
 	if (ai->has_ei)
-		return bsearch(&addr, ai->ei, ai->nr_ei, sizeof(*ai->ei), cmp_u64);
+		return ai->nr_ei && bsearch(&addr, ai->ei, ai->nr_ei, sizeof(*ai->ei), cmp_u64);
 	if (ai->kernel && ai->kernel < BTFIDS_KERNEL(7, 0))
 		return false;
 	if (ai->arm64)
