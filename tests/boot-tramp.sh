@@ -16,7 +16,10 @@
 #      tables off and on; the exported table (/sys/kernel/btf_tramp/vmlinux)
 #      is read and checked, and per tracing_multi type one link over every
 #      function its verdicts take attaches, each one they refuse is refused
-#      alone with their errno;
+#      alone with their errno; per single type (fentry, fexit, fmod_ret)
+#      every function of the table is tried alone, a link each: the ones
+#      its verdicts take are taken at the first try, the ones they refuse
+#      refused at their step (load or attach) with their errno;
 #   2. with one attachable class altered to "not attachable" (the table
 #      still valid, its crc32 right: it covers .BTF only): each of its
 #      functions is refused (ENOTSUPP) with the tables on and attaches with
@@ -33,7 +36,8 @@
 #                                not built from kernel/7.3 as it is now (its
 #                                .btfids-series hash differs: a tree someone
 #                                is developing the series in)
-#   BTFIDS_BOOT_TIMEOUT          seconds for each qemu run (default 900)
+#   BTFIDS_BOOT_TIMEOUT          seconds for each qemu run (default 1800: the
+#                                first judges about 90,000 single attaches)
 #   BTFIDS_BOOT_LOG              keep the first boot's serial log in this file
 #   QEMU                         default qemu-system-x86_64 (TCG, 2 CPUs, as tests/boot.sh)
 set -uo pipefail
@@ -41,7 +45,7 @@ set -uo pipefail
 . "$(dirname "$0")/paths.sh"
 NAME=boot-tramp
 . "$top/tests/bootlib.sh"
-TIMEOUT=${BTFIDS_BOOT_TIMEOUT:-900}
+TIMEOUT=${BTFIDS_BOOT_TIMEOUT:-1800}
 patched_tree_ready
 
 tmp=$(mktemp -d /tmp/btfids-boot-tramp.XXXXXX)
@@ -201,6 +205,13 @@ for vt in fentry.multi fexit.multi; do
 		"verdicts: $vt: [0-9]+ taken" \
 		"verdicts: $vt: ([1-9][0-9]*) taken by the table, \\1 taken by one link, ([0-9]+) refused by the table, \\2 refused by the kernel alone, 0 wrong$"
 	grep -E "^boot: $rel verdicts: $vt: (one link|wrong)" "$L" | head -5
+done
+# the single types: every function of the table alone, a link of its own
+for vt in fentry fexit fmod_ret; do
+	expect "$vt: each function the exported table's verdict takes is taken by a link of its own at the first try; each it refuses is refused alone, at its step, with its errno" \
+		"verdicts: $vt: [0-9]+ taken" \
+		"verdicts: $vt: ([1-9][0-9]*) taken by the table, \\1 taken by one link, ([0-9]+) refused by the table, \\2 refused by the kernel alone, 0 wrong$"
+	grep -E "^boot: $rel verdicts: ($vt: (a link each|wrong)|single)" "$L" | head -6
 done
 grep -q '^boot: end' "$L" || bad "the first guest did not finish; log ends: $(tail -c 300 "$L" | tr '\n' ' ')"
 

@@ -818,6 +818,224 @@ static void judge_verdicts(const char *path, const char *who, int map)
 
 #define TABLE		"/sys/kernel/btf_tramp/vmlinux"
 #define TABLE_VERDICTS	"/table-verdicts.txt"
+#define TABLE_SINGLE	"/table-single.txt"
+
+/*
+ * The single-function attach types, judged one function at a time: a
+ * program of the type loaded on the function's BTF ID (the load runs
+ * bpf_check_attach_target()), then a link of its own (the attach runs
+ * bpf_trampoline_link_prog()), closed at once. One fentry link, the
+ * anchor, stays attached the whole time: ftrace's direct ops then stays
+ * registered, so each attach and detach is one update of it (without it
+ * every detach unregisters the ops; with every link kept, each attach
+ * copies a filter hash of all of them).
+ */
+static const struct {
+	int type;
+	const char *name;
+} single[3] = {
+	{ BPF_TRACE_FENTRY, "fentry" },
+	{ BPF_TRACE_FEXIT, "fexit" },
+	{ BPF_MODIFY_RETURN, "fmod_ret" },
+};
+
+struct single_verdict {
+	uint32_t id;
+	struct btf_tramp_attach_verdict at[3];	/* the table's, in single[]'s order */
+};
+
+/* A program of @type that returns 0, on BTF FUNC @id: its fd, or -errno */
+static int load_single(int type, uint32_t id)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	union bpf_attr a = {
+		.prog_type = BPF_PROG_TYPE_TRACING,
+		.expected_attach_type = type,
+		.insns = (uintptr_t)insns, .insn_cnt = 2,
+		.license = (uintptr_t)"GPL",
+		.attach_btf_id = id,
+	};
+	int fd = sys_bpf(BPF_PROG_LOAD, &a);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/* A link of @prog, of @type, on the function it was loaded for: its fd, or -errno */
+static int link_single(int prog, int type)
+{
+	union bpf_attr a = { .link_create = { .prog_fd = prog, .attach_type = type } };
+	int fd = sys_bpf(BPF_LINK_CREATE, &a);
+
+	return fd < 0 ? -errno : fd;
+}
+
+static double t_single[3];	/* load, attach, detach: seconds */
+
+/*
+ * The kernel's verdict on a program of @type on @id alone, into @k (refusal
+ * BTF_TRAMP_TAKEN, or 1 with the step and errno that refused it)
+ */
+static void try_single(int type, uint32_t id, struct btf_tramp_attach_verdict *k)
+{
+	double t = now();
+	int prog = load_single(type, id), link;
+
+	t_single[0] += now() - t;
+	memset(k, 0, sizeof(*k));
+	if (prog < 0) {
+		k->refusal = 1;
+		k->step = BTF_TRAMP_STEP_LOAD;
+		k->err = -prog;
+		return;
+	}
+	t = now();
+	link = link_single(prog, type);
+	t_single[1] += now() - t;
+	if (link < 0) {
+		k->refusal = 1;
+		k->step = BTF_TRAMP_STEP_ATTACH;
+		k->err = -link;
+	}
+	t = now();
+	if (link >= 0)
+		close(link);
+	close(prog);
+	t_single[2] += now() - t;
+}
+
+static const char *step_name(int s)
+{
+	return s == BTF_TRAMP_STEP_LOAD ? "load" : s == BTF_TRAMP_STEP_ATTACH ? "attach" : "-";
+}
+
+/*
+ * The anchor: a fentry link on a function the table's fentry verdict takes
+ * whose call site no other listed function shares (a link there would make
+ * that other function's attach EBUSY); its fd, or -1
+ */
+static int anchor_link(const struct single_verdict *v, int n, const struct tramp_table *t,
+		       const char **name)
+{
+	int i, j, k, prog, link;
+
+	for (i = 0; i < n; i++) {
+		const struct tramp_func *x = NULL;
+
+		if (v[i].at[0].refusal != BTF_TRAMP_TAKEN)
+			continue;
+		for (j = 0; j < t->nr_funcs && !x; j++)
+			if (t->f[j].id == v[i].id && t->f[j].addr)
+				x = &t->f[j];
+		for (k = 0, j = 0; x && j < t->nr_funcs; j++)
+			k += t->f[j].addr == x->addr;
+		if (!x || k != 1)
+			continue;
+		prog = load_single(BPF_TRACE_FENTRY, v[i].id);
+		if (prog < 0)
+			continue;
+		link = link_single(prog, BPF_TRACE_FENTRY);
+		close(prog);
+		if (link >= 0) {
+			*name = x->name;
+			return link;
+		}
+	}
+	return -1;
+}
+
+/*
+ * Per single type: each function the table's verdict takes is taken by a
+ * link of its own at the first try; each one it refuses is refused alone,
+ * at the step and with the errno the verdict gives. A "cpu-alternative"
+ * verdict (an entry the boot CPU's alternatives decide) allows either.
+ */
+static void judge_single(const char *path, const struct tramp_table *t)
+{
+	struct single_verdict *v = NULL, *p;
+	struct btf_tramp_attach_verdict got;
+	char ex[VERDICT_EXAMPLES][112];
+	unsigned int r[3], s[3], e[3], id;
+	int n = 0, cap = 0, i, k, anchor;
+	const char *aname = "";
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		say("verdicts: single FAILED (%s unreadable)", path);
+		return;
+	}
+	while (fscanf(f, "%u %u %u %u %u %u %u %u %u %u", &id, &r[0], &s[0], &e[0], &r[1], &s[1],
+		      &e[1], &r[2], &s[2], &e[2]) == 10) {
+		if (n == cap) {
+			p = realloc(v, (cap = cap ? 2 * cap : 1 << 15) * sizeof(*v));
+			if (!p) {
+				say("verdicts: single FAILED (no memory)");
+				goto out;
+			}
+			v = p;
+		}
+		v[n].id = id;
+		for (k = 0; k < 3; k++)
+			v[n].at[k] = (struct btf_tramp_attach_verdict){ r[k], s[k], e[k] };
+		n++;
+	}
+	anchor = anchor_link(v, n, t, &aname);
+	if (anchor < 0) {
+		say("verdicts: single FAILED (no function took the anchor's fentry link)");
+		goto out;
+	}
+	say("verdicts: single types: %d functions of the table, each tried alone, a fentry link on %s kept meanwhile",
+	    n, aname);
+	for (k = 0; k < 3; k++) {
+		int nt = 0, kt = 0, nr = 0, q = 0, w = 0, alt = 0;
+		double t0 = now();
+
+		t_single[0] = t_single[1] = t_single[2] = 0;
+		for (i = 0; i < n; i++) {
+			const struct btf_tramp_attach_verdict *want = &v[i].at[k];
+			bool taken = want->refusal == BTF_TRAMP_TAKEN;
+
+			if (want->refusal == BTF_TRAMP_NOT_JUDGED)
+				continue;
+			try_single(single[k].type, v[i].id, &got);
+			if (taken)
+				nt++;
+			else
+				nr++;
+			if (taken && !got.refusal) {
+				kt++;
+				continue;
+			}
+			if (!taken && got.refusal && got.step == want->step && got.err == want->err) {
+				q++;
+				continue;
+			}
+			if (want->refusal == BTF_TRAMP_REF_CPU_ALT && !got.refusal) {
+				q++;
+				alt++;
+				continue;
+			}
+			if (w < VERDICT_EXAMPLES)
+				snprintf(ex[w], sizeof(ex[w]), "id %u: the table %s %s, kernel %s %s",
+					 v[i].id, taken ? "taken" : errno_name(want->err),
+					 step_name(want->step),
+					 got.refusal ? errno_name(got.err) : "taken",
+					 step_name(got.step));
+			w++;
+		}
+		say("verdicts: %s: %d taken by the table, %d taken by one link, %d refused by the table, %d refused by the kernel alone, %d wrong",
+		    single[k].name, nt, kt, nr, q, w);
+		say("verdicts: %s: a link each, %.1f s: load %.1f, attach %.1f, detach %.1f; %d cpu-alternative taken on this CPU",
+		    single[k].name, now() - t0, t_single[0], t_single[1], t_single[2], alt);
+		for (i = 0; i < w && i < VERDICT_EXAMPLES; i++)
+			say("verdicts: %s: wrong: %s", single[k].name, ex[i]);
+	}
+	close(anchor);
+out:
+	free(v);
+}
 
 /* All of @path into a malloc'd buffer (sysfs files report no size) */
 static unsigned char *slurp(const char *path, size_t *len)
@@ -854,16 +1072,20 @@ fail:
  * The kernel's exported table, checked as the kernel checks it (e_machine,
  * /sys/kernel/btf/vmlinux's crc32), its tracing_multi verdicts into @out
  * as judge_verdicts() reads them: "id fentry.multi fexit.multi", each
- * "taken" or the errno's name. 0, or -1 after a FAILED line.
+ * "taken" or the errno's name; every function's fentry, fexit and fmod_ret
+ * verdicts into @single_out as judge_single() reads them: "id" and
+ * "refusal step errno" for each, the table's numbers. 0, or -1 after a
+ * FAILED line.
  */
-static int table_verdicts(const char *out)
+static int table_verdicts(const char *out, const char *single_out)
 {
 	size_t len, blen;
 	unsigned char *tab = slurp(TABLE, &len), *btf = slurp("/sys/kernel/btf/vmlinux", &blen);
 	const struct btf_tramp2_hdr *h = (const void *)tab;
 	int st = -1, n = 0;
 	uint32_t i, where;
-	FILE *f = NULL;
+	FILE *f = NULL, *g = NULL;
+	bool bad;
 
 	if (!tab || !btf) {
 		say("verdicts FAILED (cannot read %s)", tab ? "/sys/kernel/btf/vmlinux" : TABLE);
@@ -877,19 +1099,29 @@ static int table_verdicts(const char *out)
 		goto out;
 	}
 	f = fopen(out, "w");
-	for (i = 0; f && i < h->nr_funcs; i++) {
+	g = fopen(single_out, "w");
+	for (i = 0; f && g && i < h->nr_funcs; i++) {
 		const struct btf_tramp_verdict *v =
 			&btf_tramp2_verdicts(h)[btf_tramp2_func_verdicts(h)[i]];
-		int a = BTF_TRAMP_FENTRY_MULTI, b = BTF_TRAMP_FEXIT_MULTI;
+		int a = BTF_TRAMP_FENTRY_MULTI, b = BTF_TRAMP_FEXIT_MULTI, k;
 
+		fprintf(g, "%u", btf_tramp2_func_ids(h)[i]);
+		for (k = BTF_TRAMP_FENTRY; k <= BTF_TRAMP_FMOD_RET; k++)
+			fprintf(g, " %u %u %u", v->at[k].refusal, v->at[k].step, v->at[k].err);
+		fputc('\n', g);
 		if (v->at[a].refusal == BTF_TRAMP_NOT_JUDGED || v->at[b].refusal == BTF_TRAMP_NOT_JUDGED)
 			continue;
 		fprintf(f, "%u %s %s\n", btf_tramp2_func_ids(h)[i], errno_name(v->at[a].err),
 			errno_name(v->at[b].err));
 		n++;
 	}
-	if (!f || fclose(f)) {
-		say("verdicts FAILED (cannot write %s)", out);
+	bad = !f || !g;
+	if (g && fclose(g))
+		bad = true;
+	if (f && fclose(f))
+		bad = true;
+	if (bad) {
+		say("verdicts FAILED (cannot write %s or %s)", out, single_out);
 		st = -1;
 		goto out;
 	}
@@ -935,8 +1167,10 @@ static void boot_tramp_table(const char *path, const char *probe_path)
 	else
 		judge_sample(&t, classes);
 	run(prog, map, &t);
-	if (!table_verdicts(TABLE_VERDICTS))
+	if (!table_verdicts(TABLE_VERDICTS, TABLE_SINGLE)) {
 		judge_verdicts(TABLE_VERDICTS, "the table", map);
+		judge_single(TABLE_SINGLE, &t);
+	}
 out:
 	if (prog >= 0)
 		close(prog);
