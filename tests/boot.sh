@@ -17,8 +17,9 @@
 #
 #   BTFIDS_KBUILD          the kbuild-tiny cache (default ~/.cache/btfids/kbuild)
 #   BTFIDS_BOOT_TIMEOUT    seconds for the whole qemu run (default 540)
-#   BTFIDS_BOOT_SAMPLE     try every K-th function (default 3; 1: all, for
-#                          fentry, fexit and fmod_ret)
+#   BTFIDS_BOOT_SAMPLE     try every K-th function (default 3; 1: every
+#                          function for fentry, within the budget; --all
+#                          for all three types and no budget)
 #   BTFIDS_BOOT_MIN        fewest functions the models line must have tried (1000)
 #   BTFIDS_BOOT_BUDGET     seconds the guest may spend on the models (400); it
 #                          tries them in a fixed random order and stops there
@@ -40,6 +41,9 @@ set -uo pipefail
 
 . "$(dirname "$0")/paths.sh"
 V=${1:-6.12}
+case $V in
+-*)	echo "boot: usage: tests/boot.sh [VERSION[-ARCH]] [--all]" >&2; exit 2 ;;
+esac
 arch=x86_64 CC_G=${CC:-gcc} lib=/usr/lib/x86_64-linux-gnu img=arch/x86/boot/bzImage
 machine=() console=ttyS0 qpkg=qemu-system-x86
 case $V in
@@ -70,10 +74,11 @@ TIMEOUT=${BTFIDS_BOOT_TIMEOUT:-540}
 SAMPLE=${BTFIDS_BOOT_SAMPLE:-3}
 MIN=${BTFIDS_BOOT_MIN:-1000}
 BUDGET=${BTFIDS_BOOT_BUDGET:-400}
-case ${2:-} in
---all)	# every function, all three attach types, no time budget
-	SAMPLE=1 BUDGET=0 TIMEOUT=${BTFIDS_BOOT_TIMEOUT:-1500} ;;
-'')	;;
+ALL=0
+case ${2:-}/$# in
+--all/2)	# every function, all three attach types, no time budget
+	ALL=1 SAMPLE=1 BUDGET=0 TIMEOUT=${BTFIDS_BOOT_TIMEOUT:-1500} ;;
+/[01])	;;
 *)	echo "boot: usage: tests/boot.sh [VERSION[-ARCH]] [--all]" >&2; exit 2 ;;
 esac
 MAX=${BTFIDS_BOOT_MAX:-0}
@@ -164,9 +169,9 @@ fi
 # than 6 slots, and every SAMPLE-th of the rest; args.txt: the functions of
 # the args check)
 nm "$vmlinux" >"$tmp/nm.txt" 2>/dev/null || : >"$tmp/nm.txt"
-python3 - "$tmp" "$SAMPLE" "$MAX" <<'EOF'
+python3 - "$tmp" "$SAMPLE" "$MAX" "$ALL" <<'EOF'
 import collections, json, random, sys
-d, k = sys.argv[1], int(sys.argv[2])
+d, k, every = sys.argv[1], int(sys.argv[2]), sys.argv[4] == "1"
 # each text symbol's lowest address, as kallsyms_lookup_name() gives it (nm, not btfids)
 addr = {}
 for line in open(d + "/nm.txt"):
@@ -189,8 +194,8 @@ for i, line in enumerate(open(d + "/models.jsonl")):
                any(f & 1 or sz > 8 for f, sz in zip(m.get("arg_flags", []), m.get("arg_size", []))))
     # fexit and fmod_ret too: where their verdict is not fentry's but for
     # fmod_ret's not-modifiable (nearly every function), each one fmod_ret
-    # takes, and every 10th of the rest (with SAMPLE 1, every function)
-    more = (says[1] != says[0] or vs[2]["taken"] or k == 1 or
+    # takes, and every 10th of the rest (with --all, every function)
+    more = (says[1] != says[0] or vs[2]["taken"] or every or
             (says[2] != says[0] and says[2][0] != "not-modifiable") or i % (10 * k) == 0)
     if special or i % k == 0 or more:
         picked.append((text, more))

@@ -914,7 +914,8 @@ static const char *step_name(int s)
 /*
  * The anchor: a fentry link on a function the table's fentry verdict takes
  * whose call site no other listed function shares (a link there would make
- * that other function's attach EBUSY); its fd, or -1
+ * that other function's attach fail: EINVAL from 7.3's one direct ops,
+ * update_ftrace_direct_add()); its fd, or -1
  */
 static int anchor_link(const struct single_verdict *v, int n, const struct tramp_table *t,
 		       const char **name)
@@ -981,6 +982,10 @@ static void judge_single(const char *path, const struct tramp_table *t)
 			v[n].at[k] = (struct btf_tramp_attach_verdict){ r[k], s[k], e[k] };
 		n++;
 	}
+	if (!feof(f)) {
+		say("verdicts: single FAILED (%s: line %d unreadable)", path, n + 1);
+		goto out;
+	}
 	anchor = anchor_link(v, n, t, &aname);
 	if (anchor < 0) {
 		say("verdicts: single FAILED (no function took the anchor's fentry link)");
@@ -1034,6 +1039,7 @@ static void judge_single(const char *path, const struct tramp_table *t)
 	}
 	close(anchor);
 out:
+	fclose(f);
 	free(v);
 }
 
