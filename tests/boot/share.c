@@ -73,7 +73,7 @@ int share_set(int mode)
 static void parse_stages(char *line, struct share_stats *s)
 {
 	static const char *const kinds[SHARE_KINDS] = {
-		"multi_attach", "multi_detach", "kprobe_attach", "kprobe_detach",
+		"multi_attach", "multi_detach",
 	};
 	char kind[32], *p;
 	int k, used;

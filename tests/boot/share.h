@@ -2,10 +2,11 @@
 /*
  * share.h - the guest's side of the shared trampoline image test
  * (tests/boot-share.sh): share.c (the functions, the kernel's switch and
- * counts, links), share_proof.c (make check), share_bench.c (bench/tramp).
+ * counts, links), share_proof.c (make check), share_bench.c (bench/tramp),
+ * share_ksym.c (what perf hears of the images).
  * The patched 7.3 kernel's interface: /work/notes of the lead, in short:
  *   /sys/module/kernel/parameters/bpf_tramp_share  0 off, 1 on (cookies
- *                      looked up by call site), 2 on for equal cookies only
+ *                      looked up by call site)
  *   /sys/kernel/debug/bpf_tramp_stats  live images and bytes, shared ones,
  *                      the stage times (TSC) of the last attach/detach
  */
@@ -36,7 +37,8 @@ struct share_stages {
 	uint64_t cycles[SHARE_STAGES];
 };
 
-enum { SHARE_ATTACH, SHARE_DETACH, SHARE_KATTACH, SHARE_KDETACH, SHARE_KINDS };
+/* the stages the kernel times: tracing_multi's (kprobe_multi's are not timed) */
+enum { SHARE_ATTACH, SHARE_DETACH, SHARE_KINDS };
 
 struct share_stats {
 	long images, bytes;		/* live trampoline images, all kinds */
@@ -121,6 +123,26 @@ void share_counter_set(struct share_ctx *c, uint32_t k, uint64_t v);
 struct share_func *share_find(struct share_ctx *c, const char *name);
 /* The cookie the links give the function of BTF id @id (distinct for each) */
 uint64_t share_cookie(uint32_t id);
+
+/*
+ * PERF_RECORD_KSYMBOL of trampoline images, as a profiler hears them
+ * (share_ksym.c): counts of "bpf_trampoline_*" records since the watch
+ * began, and over the symbols live now (by address).
+ */
+struct share_ksym_counts {
+	long add, del;			/* records of symbols added, removed */
+	long add_shared, del_shared;	/* of which shared images' (share_shared_name()) */
+	long lost;			/* records perf dropped (ring full), or kept none of */
+	long live;			/* symbols added and not removed */
+	long page_len;			/* of them, announced a page long or longer */
+	long overlap;			/* of them, starting inside another */
+};
+struct share_ksym;
+/* A watch on every CPU: NULL (said) when perf_event_open() or mmap() fails */
+struct share_ksym *share_ksym_open(void);
+/* The records since the watch began (each ring drained) into @c */
+void share_ksym_read(struct share_ksym *w, struct share_ksym_counts *c);
+void share_ksym_close(struct share_ksym *w);
 
 /* The proof with bpf_tramp_share = @mode (share_proof.c); the bench */
 void share_proof(struct share_ctx *c, int mode);

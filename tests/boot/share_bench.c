@@ -77,7 +77,7 @@ static int one(struct share_ctx *c, int kind, int n, struct sample *s)
 	struct share_counts idle = { 0 }, base;
 	struct share_stats a, d;
 	uint64_t t0, t1;
-	int fd, k = kind == KPROBE ? SHARE_KATTACH : SHARE_ATTACH;
+	int fd;
 
 	if (kind != KPROBE && share_set(kind == ON))
 		return -1;
@@ -106,8 +106,11 @@ static int one(struct share_ctx *c, int kind, int n, struct sample *s)
 
 	s->images = a.images - base.s.images;
 	s->bytes = a.bytes - base.s.bytes;
-	s->st[0] = a.st[k];
-	s->st[1] = d.st[k + 1];
+	/* the kernel times tracing_multi's stages only */
+	if (kind != KPROBE) {
+		s->st[0] = a.st[SHARE_ATTACH];
+		s->st[1] = d.st[SHARE_DETACH];
+	}
 	return 0;
 }
 

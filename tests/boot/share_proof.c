@@ -598,11 +598,43 @@ static void plain(struct proof *p, bool on)
 	      (unsigned long long)(r2.side[s].own - r1.side[s].own));
 }
 
+/*
+ * What a profiler hears (share_ksym.c): with the links on, a
+ * PERF_RECORD_KSYMBOL for every live image, each as long as its code (not
+ * a page), none inside another, so a sample names one image; after the
+ * detach, as many removals as additions.
+ */
+static void perf_heard(struct proof *p, struct share_ksym *w, const struct share_counts *b,
+		       const struct share_counts *a, bool detached)
+{
+	struct share_ksym_counts k;
+	long im = a->s.images - b->s.images, sh = a->s.shared - b->s.shared;
+
+	if (!w) {
+		check(p, false, "perf hears of the images", "no perf watch (perf_event_open)");
+		return;
+	}
+	share_ksym_read(w, &k);
+	if (!detached)
+		check(p, !k.lost && k.add - k.del == im && k.add_shared - k.del_shared == sh &&
+		      k.live == im && k.add > 0 && !k.page_len && !k.overlap,
+		      "perf hears of every image (PERF_RECORD_KSYMBOL), each its own range",
+		      "%ld added, %ld removed (%ld, %ld of shared images) for %ld live images (%ld shared); %ld live symbols, %ld a page or longer, %ld overlapping; %ld lost",
+		      k.add, k.del, k.add_shared, k.del_shared, im, sh, k.live, k.page_len,
+		      k.overlap, k.lost);
+	else
+		check(p, !k.lost && k.add == k.del && k.add > 0 && !k.live,
+		      "perf hears every image leave",
+		      "%ld added, %ld removed (%ld, %ld of shared images), %ld live symbols; %ld lost",
+		      k.add, k.del, k.add_shared, k.del_shared, k.live, k.lost);
+}
+
 /* One link over its functions: attach, drive, check, detach, counts back. */
 static void proof_phase(struct proof *p, int mode)
 {
 	struct share_ctx *c = p->c;
 	struct share_counts base, att, end;
+	struct share_ksym *w;
 	char left[256], vm[512], *vmalloc0;
 	double t0, t1;
 	int l, lx = -1, err;
@@ -614,6 +646,8 @@ static void proof_phase(struct proof *p, int mode)
 	err = fill(p);
 	if (!err)
 		err = share_set(mode);
+	/* the perf watch first: its rings are in the free memory compared */
+	w = share_ksym_open();
 	/* no links: the last one's images freed (RCU tasks) */
 	left[0] = 0;
 	if (share_wait(&base, SETTLE_SECS, idle, NULL))
@@ -637,11 +671,13 @@ static void proof_phase(struct proof *p, int mode)
 	      p->sides & EXIT ? c->xn : 0, t1 - t0, l < 0 ? ": " : "", l < 0 ? strerror(-l) : "");
 	if (l < 0) {
 		p->wrong++;
+		share_ksym_close(w);
 		free(vmalloc0);
 		return;
 	}
 	share_wait(&att, SETTLE_SECS, settled, &(struct attached){ &base, p->n, mode });
 	images(p, &base, &att, mode);
+	perf_heard(p, w, &base, &att, false);
 	share_counter_set(c, SHARE_RECORD, 1);
 	drive_all(p);
 	exercise();
@@ -657,6 +693,7 @@ static void proof_phase(struct proof *p, int mode)
 	left[0] = 0;
 	if (err)
 		share_ksyms_list(left, sizeof(left));
+	perf_heard(p, w, &base, &end, true);
 	check(p, !err, "the counts are back after the detach",
 	      "images %ld (%ld bytes), shared %ld, symbols %d, direct %d; before %ld (%ld), %ld, %d, %d; detach %.1f s, settled %.1f s later%s%s",
 	      end.s.images, end.s.bytes, end.s.shared, end.ksyms, end.direct, base.s.images,
@@ -677,6 +714,7 @@ static void proof_phase(struct proof *p, int mode)
 	      end.stack_kb - base.stack_kb,
 	      end.slab_kb - base.slab_kb, end.percpu_kb - base.percpu_kb,
 	      end.vmalloc_kb - base.vmalloc_kb, vm[0] ? "; new in vmallocinfo: " : "", vm);
+	share_ksym_close(w);
 	free(vmalloc0);
 }
 
