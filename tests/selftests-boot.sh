@@ -12,7 +12,9 @@
 # Each configuration must print upstream's "Summary:" line with 0 FAILED,
 # exit 0, and skip only what tests/selftests/skips explains; upstream's
 # attach benchmark (serial_test_tracing_multi_bench_attach) is reported
-# per configuration.
+# per configuration, and so are upstream's trigger benchmarks (the tree's
+# bench: trig-fentry, trig-kprobe-multi, the series' trig-fentry-multi...),
+# each of which must end with its "Summary: hits" line and exit 0.
 # Ends with "selftests-boot: N passed, N failed" or
 # "selftests-boot: skipped (<why>)".
 #
@@ -24,6 +26,10 @@
 #   BTFIDS_BOOT_LOG         keep the serial log in this file
 #   BTFIDS_BOOT_APPEND      more kernel command line (e.g. loglevel=7)
 #   BTFIDS_SELFTESTS_TESTS  test_progs -t list instead of all (for testing the test)
+#   BTFIDS_SELFTESTS_TRIG   the trigger benchmarks (bench trig-NAME) to run, NAMEs
+#                           separated by spaces ("" for none)
+#   BTFIDS_SELFTESTS_TRIG_ROUNDS  runs of each (default 1; the medians and spread
+#                           are reported)
 #   BTFIDS_SELFTESTS_WATCHDOG  test_progs -w SECONDS (default its own, 120 s: a test
 #                           running longer is killed and failed; tests/debug-boots.sh
 #                           raises it: the bench's attach alone takes 214 s under KASAN)
@@ -41,6 +47,14 @@ ALL+=",fentry_test,fexit_test,fentry_fexit,fsession_test,trampoline_count"
 ALL+=",kprobe_multi_test,kprobe_multi_bench_attach,tracing_failure,kfunc_call"
 ALL+=",livepatch_trampoline"
 TESTS=${BTFIDS_SELFTESTS_TESTS:-$ALL}
+# upstream's trigger benchmarks (benchs/bench_trigger.c; bench runs each as
+# its run_bench_trigger.sh does, shorter): fentry, fexit and kprobe_multi on
+# bpf_get_numa_node_id beside the series' tracing_multi triggers
+# (fentry-multi: a link over that function alone; -class: over every
+# function of its func model, which share one image with bpf_tramp_share=1)
+TRIG=${BTFIDS_SELFTESTS_TRIG-kernel-count fentry fentry-multi fentry-multi-class \
+	fexit fexit-multi fexit-multi-class kprobe-multi}
+ROUNDS=${BTFIDS_SELFTESTS_TRIG_ROUNDS:-1}
 
 skip() { echo "selftests-boot: skipped ($*)"; exit 0; }
 passed=0 failed=0
@@ -119,19 +133,27 @@ fi
 
 start=$SECONDS
 if ! make -s -f "$top/tests/selftests/Makefile" TREE="$T" OUT="$OUT" VMLINUX="$tmp/vmlinux" \
-	CLANG="$CLANG_BPF" -j"$(nproc)" >"$tmp/make.log" 2>&1; then
-	bad "test_progs did not build: $(grep -m3 -E 'error|Error' "$tmp/make.log")"
+	CLANG="$CLANG_BPF" -j"$(nproc)" all bench >"$tmp/make.log" 2>&1; then
+	bad "test_progs or bench did not build: $(grep -m3 -E 'error|Error' "$tmp/make.log")"
 	finish
 fi
-ok "test_progs built from the tree's selftests ($((SECONDS - start))s): $(tr '\n' ' ' < <("$OUT/test_progs" -l))"
+ok "test_progs and bench built from the tree's selftests ($((SECONDS - start))s): $(tr '\n' ' ' < <("$OUT/test_progs" -l))"
 
-# the runs (tests/boot/selftests.c): the tests, then upstream's attach
-# benchmark on its own, last, each in every configuration
+# the runs (tests/boot/selftests.c), each in every configuration: the
+# trigger benchmarks first, in rounds (before the tests and the attach
+# benchmark leave RCU Tasks work behind, which the emulator runs on the
+# same host thread), then the tests, then upstream's attach benchmark on
+# its own, last
 deny=$(awk '$1 == "deny" { printf ",%s", $2 }' "$SKIPS")
 wd=${BTFIDS_SELFTESTS_WATCHDOG:+ -w $BTFIDS_SELFTESTS_WATCHDOG}
 {
-	echo "suite -v$wd -t $TESTS${deny:+ -d ${deny#,}}"
-	echo "bench -v$wd -t tracing_multi_bench_attach"
+	for r in $(seq "$ROUNDS"); do
+		for t in $TRIG; do
+			echo "trig-$t bench -w1 -d4 -a trig-$t"
+		done
+	done
+	echo "suite test_progs -v$wd -t $TESTS${deny:+ -d ${deny#,}}"
+	echo "bench test_progs -v$wd -t tracing_multi_bench_attach"
 } >"$tmp/selftests.txt"
 awk '$1 == "deny" { name = $2; $1 = $2 = ""; sub(/^ +/, ""); print "  not run: " name ": " $0 }' "$SKIPS"
 # the initramfs: /init, test_progs and what it opens in /selftests
@@ -158,6 +180,7 @@ awk '$1 == "deny" { name = $2; $1 = $2 = ""; sub(/^ +/, ""); print "  not run: "
 	echo "file /ids.bpf.o $tmp/ids.bpf.o 0644 0 0"
 	echo "file /selftests.txt $tmp/selftests.txt 0644 0 0"
 	echo "file /selftests/test_progs $OUT/test_progs 0755 0 0"
+	echo "file /selftests/bench $OUT/bench 0755 0 0"
 	for f in "$OUT"/files/* "$tmp"/bpf_testmod.ko; do
 		[ -f "$f" ] && echo "file /selftests/${f##*/} $f 0644 0 0"
 	done
@@ -191,6 +214,7 @@ while read -r verdict text; do
 	bad) bad "$text" ;;
 	*) echo "  $text" ;;
 	esac
-done < <(python3 "$top/tests/selftests/check.py" "$L" "$SKIPS" "$want")
+done < <(python3 "$top/tests/selftests/check.py" "$L" "$SKIPS" "$want" --rounds "$ROUNDS" suite bench \
+	$(printf 'trig-%s ' $TRIG))
 grep -q '^boot: end' "$L" || bad "the guest did not finish; log ends: $(tail -c 300 "$L" | tr '\n' ' ')"
 finish

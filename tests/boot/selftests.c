@@ -7,19 +7,21 @@
  * trampoline and multi-attach tests (tests/selftests/Makefile); it runs in
  * /selftests, where the BPF objects it opens by file name are, and where
  * bpf_testmod.ko is when the host built it (test_progs loads it itself).
- * /selftests.txt names the runs, one a line: a label, then test_progs'
- * arguments separated by spaces. Each runs once per configuration of the
+ * /selftests.txt names the runs, one a line: a label, the program (a file in
+ * /selftests: test_progs, or the selftests' benchmark runner, bench) and its
+ * arguments, separated by spaces. Each runs once per configuration of the
  * kernel's switches, all configurations of a line before the next line:
  *   btf_tramp        Y/N  the trampoline tables (kernel/7.3)
  *   bpf_tramp_share  0/1  shared trampoline images, only when the kernel
  *                         has that parameter
  * each run framed by "boot: <release> selftests <label> config tables=Y
  * share=0" (share=- when the kernel has no such switch) and "boot:
- * <release> selftests <label> exit <status>"; test_progs' own output, its
+ * <release> selftests <label> exit <status>"; the program's own output, its
  * "Summary:" line last, is between them on the console.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +35,7 @@
 
 #define PARAMS		"/sys/module/kernel/parameters/"
 #define MAX_ARGS	32
+#define DIR		"/selftests/"
 
 /* Write @val to kernel parameter @name and read it back: 0, or -errno. */
 static int set_param(const char *name, const char *val)
@@ -55,24 +58,30 @@ static int set_param(const char *name, const char *val)
 
 /*
  * One line of /selftests.txt (@line, changed in place) into its @label
- * and @argv (argv[0]: test_progs); the count of arguments, or -EINVAL.
+ * and @argv (argv[0]: the program's path in /selftests, in @prog, which
+ * has room for PATH_MAX bytes); the count of arguments, -ENODATA for an
+ * empty line, or -EINVAL.
  */
-static int split_run(char *line, char **label, char *argv[])
+static int split_run(char *line, char **label, char *argv[], char *prog)
 {
 	char *save, *w;
 	int n = 1;
 
 	*label = strtok_r(line, " \n", &save);
 	if (!*label)
+		return -ENODATA;
+	w = strtok_r(NULL, " \n", &save);
+	if (!w || strchr(w, '/'))
 		return -EINVAL;
-	argv[0] = "/selftests/test_progs";
+	snprintf(prog, PATH_MAX, DIR "%s", w);
+	argv[0] = prog;
 	while (n < MAX_ARGS - 1 && (w = strtok_r(NULL, " \n", &save)))
 		argv[n++] = w;
 	argv[n] = NULL;
 	return n;
 }
 
-/* One test_progs run in /selftests; its wait status, or -errno. */
+/* One run in /selftests; its wait status, or -errno. */
 static int run(char *argv[])
 {
 	int status;
@@ -83,14 +92,61 @@ static int run(char *argv[])
 	if (pid < 0)
 		return -errno;
 	if (!pid) {
-		if (!chdir("/selftests"))
+		if (!chdir(DIR))
 			execv(argv[0], argv);
-		printf("test_progs: %s: %s\n", argv[0], strerror(errno));
+		printf("selftests: %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
 	if (waitpid(pid, &status, 0) < 0)
 		return -errno;
 	return status;
+}
+
+/*
+ * A sum over the trampoline images' kallsyms lines ("[bpf]" symbols named
+ * bpf_trampoline_*): FNV-1a of each line, added; 0 when there are none.
+ */
+static unsigned long tramp_images_sum(void)
+{
+	char line[512];
+	unsigned long sum = 0, h;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strstr(line, " bpf_trampoline_") || !strstr(line, "[bpf]"))
+			continue;
+		h = 14695981039346656037UL;
+		for (const char *c = line; *c; c++)
+			h = (h ^ (unsigned char)*c) * 1099511628211UL;
+		sum += h;
+	}
+	fclose(f);
+	return sum;
+}
+
+/*
+ * Before a benchmark: wait until no trampoline image has come or gone for
+ * SETTLE_STABLE_MS (at most SETTLE_MAX_MS), so that the images the last
+ * run left for RCU Tasks to free are gone and each run builds its image
+ * into the same free prog pack space (under TCG, where code sits moves a
+ * traced call's cost by up to a fifth)
+ */
+#define SETTLE_STABLE_MS	3000
+#define SETTLE_MAX_MS		30000
+
+static void settle(void)
+{
+	unsigned long last = tramp_images_sum(), now;
+	int stable = 0;
+
+	for (int ms = 0; ms < SETTLE_MAX_MS && stable < SETTLE_STABLE_MS; ms += 100) {
+		usleep(100 * 1000);
+		now = tramp_images_sum();
+		stable = now == last ? stable + 100 : 0;
+		last = now;
+	}
 }
 
 static void configure_and_run(const char *label, char *argv[], char tables,
@@ -106,6 +162,8 @@ static void configure_and_run(const char *label, char *argv[], char tables,
 		say("selftests %s exit setup (%s)", label, strerror(-err));
 		return;
 	}
+	if (!strcmp(argv[0], DIR "bench"))
+		settle();
 	st = run(argv);
 	if (st < 0)
 		say("selftests %s exit setup (%s)", label, strerror(-st));
@@ -119,11 +177,16 @@ static void configure_and_run(const char *label, char *argv[], char tables,
 static void run_line(char *line, bool share)
 {
 	static const char *shares[] = { "0", "1" };
-	char *argv[MAX_ARGS], *label;
-	int i;
+	char *argv[MAX_ARGS], *label, prog[PATH_MAX];
+	int i, n;
 
-	if (split_run(line, &label, argv) < 0)
+	n = split_run(line, &label, argv, prog);
+	if (n == -ENODATA)
 		return;
+	if (n < 0) {
+		say("selftests FAILED (/selftests.txt: no program after '%s')", line);
+		return;
+	}
 	for (i = 0; i < 2; i++) {
 		if (!share) {
 			configure_and_run(label, argv, "YN"[i], "-");
