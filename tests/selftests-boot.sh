@@ -22,7 +22,7 @@
 #   BTFIDS_SELFTESTS_CACHE  test_progs and bpf_testmod are built here, and
 #                           kept (default ~/.cache/btfids/selftests-7.3)
 #   BTFIDS_SELFTESTS_CLANG  the clang for the BPF programs (clang-19)
-#   BTFIDS_BOOT_TIMEOUT     seconds for the qemu run (default 600)
+#   BTFIDS_BOOT_TIMEOUT     seconds for the qemu run (default 1200)
 #   BTFIDS_BOOT_LOG         keep the serial log in this file
 #   BTFIDS_BOOT_APPEND      more kernel command line (e.g. loglevel=7)
 #   BTFIDS_SELFTESTS_TESTS  test_progs -t list instead of all (for testing the test)
@@ -40,7 +40,7 @@ set -uo pipefail
 . "$(dirname "$0")/bootlib.sh"
 OUT=${BTFIDS_SELFTESTS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/btfids/selftests-7.3}
 CLANG_BPF=${BTFIDS_SELFTESTS_CLANG:-clang-19}
-TIMEOUT=${BTFIDS_BOOT_TIMEOUT:-600}
+TIMEOUT=${BTFIDS_BOOT_TIMEOUT:-1200}
 SKIPS=${BTFIDS_SELFTESTS_SKIPS:-$top/tests/selftests/skips}
 ALL="tracing_multi_test,tracing_multi_attach_rollback,tracing_multi_share"
 ALL+=",fentry_test,fexit_test,fentry_fexit,fsession_test,trampoline_count"
