@@ -22,7 +22,7 @@
 #   BTFIDS_SELFTESTS_CACHE  test_progs and bpf_testmod are built here, and
 #                           kept (default ~/.cache/btfids/selftests-7.3)
 #   BTFIDS_SELFTESTS_CLANG  the clang for the BPF programs (clang-19)
-#   BTFIDS_BOOT_TIMEOUT     seconds for the qemu run (default 1200)
+#   BTFIDS_BOOT_TIMEOUT     seconds for the qemu run (default 900, and 300 a round)
 #   BTFIDS_BOOT_LOG         keep the serial log in this file
 #   BTFIDS_BOOT_APPEND      more kernel command line (e.g. loglevel=7)
 #   BTFIDS_SELFTESTS_TESTS  test_progs -t list instead of all (for testing the test)
@@ -40,7 +40,6 @@ set -uo pipefail
 . "$(dirname "$0")/bootlib.sh"
 OUT=${BTFIDS_SELFTESTS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/btfids/selftests-7.3}
 CLANG_BPF=${BTFIDS_SELFTESTS_CLANG:-clang-19}
-TIMEOUT=${BTFIDS_BOOT_TIMEOUT:-1200}
 SKIPS=${BTFIDS_SELFTESTS_SKIPS:-$top/tests/selftests/skips}
 ALL="tracing_multi_test,tracing_multi_attach_rollback,tracing_multi_share"
 ALL+=",fentry_test,fexit_test,fentry_fexit,fsession_test,trampoline_count"
@@ -55,6 +54,9 @@ TESTS=${BTFIDS_SELFTESTS_TESTS:-$ALL}
 TRIG=${BTFIDS_SELFTESTS_TRIG-kernel-count fentry fentry-multi fentry-multi-class \
 	fexit fexit-multi fexit-multi-class kprobe-multi}
 ROUNDS=${BTFIDS_SELFTESTS_TRIG_ROUNDS:-1}
+# the tests and the attach benchmark about 5 minutes, a round of the
+# trigger benchmarks about as long
+TIMEOUT=${BTFIDS_BOOT_TIMEOUT:-$((900 + 300 * ROUNDS))}
 
 skip() { echo "selftests-boot: skipped ($*)"; exit 0; }
 passed=0 failed=0
@@ -215,6 +217,6 @@ while read -r verdict text; do
 	*) echo "  $text" ;;
 	esac
 done < <(python3 "$top/tests/selftests/check.py" "$L" "$SKIPS" "$want" --rounds "$ROUNDS" suite bench \
-	$(printf 'trig-%s ' $TRIG))
+	${TRIG:+$(printf 'trig-%s ' $TRIG)})
 grep -q '^boot: end' "$L" || bad "the guest did not finish; log ends: $(tail -c 300 "$L" | tr '\n' ' ')"
 finish

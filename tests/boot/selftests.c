@@ -35,7 +35,7 @@
 
 #define PARAMS		"/sys/module/kernel/parameters/"
 #define MAX_ARGS	32
-#define DIR		"/selftests/"
+#define SELFTESTS_DIR	"/selftests/"
 
 /* Write @val to kernel parameter @name and read it back: 0, or -errno. */
 static int set_param(const char *name, const char *val)
@@ -73,7 +73,7 @@ static int split_run(char *line, char **label, char *argv[], char *prog)
 	w = strtok_r(NULL, " \n", &save);
 	if (!w || strchr(w, '/'))
 		return -EINVAL;
-	snprintf(prog, PATH_MAX, DIR "%s", w);
+	snprintf(prog, PATH_MAX, SELFTESTS_DIR "%s", w);
 	argv[0] = prog;
 	while (n < MAX_ARGS - 1 && (w = strtok_r(NULL, " \n", &save)))
 		argv[n++] = w;
@@ -92,7 +92,7 @@ static int run(char *argv[])
 	if (pid < 0)
 		return -errno;
 	if (!pid) {
-		if (!chdir(DIR))
+		if (!chdir(SELFTESTS_DIR))
 			execv(argv[0], argv);
 		printf("selftests: %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
@@ -127,26 +127,18 @@ static unsigned long tramp_images_sum(void)
 }
 
 /*
- * Before a benchmark: wait until no trampoline image has come or gone for
- * SETTLE_STABLE_MS (at most SETTLE_MAX_MS), so that the images the last
- * run left for RCU Tasks to free are gone and each run builds its image
- * into the same free prog pack space (under TCG, where code sits moves a
- * traced call's cost by up to a fifth)
+ * Before a benchmark: wait until the images the last run left for RCU
+ * Tasks to free are gone (their kallsyms lines go last), at most
+ * SETTLE_MAX_MS, so that each run builds its image into the same free prog
+ * pack space (under TCG, where code sits moves a traced call's cost by up
+ * to a fifth). The benchmarks run first, when nothing else has images.
  */
-#define SETTLE_STABLE_MS	3000
 #define SETTLE_MAX_MS		30000
 
 static void settle(void)
 {
-	unsigned long last = tramp_images_sum(), now;
-	int stable = 0;
-
-	for (int ms = 0; ms < SETTLE_MAX_MS && stable < SETTLE_STABLE_MS; ms += 100) {
+	for (int ms = 0; ms < SETTLE_MAX_MS && tramp_images_sum(); ms += 100)
 		usleep(100 * 1000);
-		now = tramp_images_sum();
-		stable = now == last ? stable + 100 : 0;
-		last = now;
-	}
 }
 
 static void configure_and_run(const char *label, char *argv[], char tables,
@@ -162,7 +154,7 @@ static void configure_and_run(const char *label, char *argv[], char tables,
 		say("selftests %s exit setup (%s)", label, strerror(-err));
 		return;
 	}
-	if (!strcmp(argv[0], DIR "bench"))
+	if (!strcmp(argv[0], SELFTESTS_DIR "bench"))
 		settle();
 	st = run(argv);
 	if (st < 0)

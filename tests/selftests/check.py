@@ -6,7 +6,7 @@
 # with upstream's "Summary:" line at 0 FAILED and exit status 0, each SKIP
 # explained by SKIPS ("skip test/subtest why"), the attach benchmark's lines
 # reported; each trigger benchmark (label trig-NAME, bench trig-NAME) with
-# bench's "Summary: hits" line and exit status 0, its rate reported and, per
+# bench's "Summary: hits" line (not 0 hits) and exit status 0, its rate reported and, per
 # configuration, its median over the rounds, their spread, and the median's
 # ratio to trig-fentry's (trig-fexit's for fexit ones);
 # and no oops. Prints "ok TEXT", "bad TEXT" or "info TEXT" lines.
@@ -40,7 +40,7 @@ rates = {}
 
 def judge_trig(label, conf, status, lines, where):
     m = next((m for m in map(HITS.match, lines) if m), None)
-    if status != '0' or not m:
+    if status != '0' or not m or not float(m.group(1)):
         print('bad', '%s: %s, bench exit %s' % (where, 'no "Summary: hits" line' if not m
                                                else m.group(0), status))
         return
@@ -63,11 +63,11 @@ def trig_ratios():
             text = '%s %.3f' % (name, median(hits))
             if len(hits) > 1:
                 text += ' [%.3f-%.3f]' % (min(hits), max(hits))
-            if name != base and r.get(base):
+            if name not in (base, 'kernel-count') and median(r.get(base, [0])):
                 text += ' (%.2f of %s)' % (median(hits) / median(r[base]), base)
             out.append(text)
-        print('info', 'trig: %s: M/s (median [spread] of %d): %s'
-              % (conf, rounds, ', '.join(out)))
+        print('info', 'trig: %s: M/s (median [spread] of the rounds): %s'
+              % (conf, ', '.join(out)))
 
 
 def judge(label, conf, status, lines):
