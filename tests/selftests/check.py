@@ -9,7 +9,7 @@
 # bench's "Summary: hits" line (not 0 hits) and exit status 0, its rate reported and, per
 # configuration, its median over the rounds, their spread, and the median's
 # ratio to trig-fentry's (trig-fexit's for fexit ones);
-# and no oops. Prints "ok TEXT", "bad TEXT" or "info TEXT" lines.
+# and no oops or kernel warning. Prints "ok TEXT", "bad TEXT" or "info TEXT" lines.
 import re
 import sys
 
@@ -32,6 +32,9 @@ BENCH = re.compile(r'serial_test_tracing_multi_bench_attach: (found \d+ function
                    r'(?:at|de)tached in\s+\S+s)')
 LINK = re.compile(r'tracing_multi link over (\d+) function')
 HITS = re.compile(r'Summary: hits\s+(\S+) \S+\s*(\S+?)M/s')
+# a kernel report short of an oops: WARN(), lockdep's and RCU's reports, a
+# hung task (the debug tree's boots show KERN_WARNING: tests/debug-boots.sh)
+SPLAT = re.compile(r'(WARNING: .*|INFO: task \S+ blocked .*)')
 OOPS = re.compile(r'(Oops|BUG|general protection fault|Kernel panic)\b.*')
 
 
@@ -114,6 +117,9 @@ for i, line in enumerate(lines):
         runs[cur[0]] = runs.get(cur[0], 0) + 1
         cur = None
         continue
+    if SPLAT.match(line):
+        print('bad', 'the kernel warned during %s: %s'
+              % ('%s, %s' % (cur[0], cur[1]) if cur else 'no run', line))
     if OOPS.match(line):
         oops(lines, i, '%s, %s' % (cur[0], cur[1]) if cur else 'no test_progs run')
         break
