@@ -102,28 +102,19 @@ static int run(char *argv[])
 	return status;
 }
 
-/*
- * A sum over the trampoline images' kallsyms lines ("[bpf]" symbols named
- * bpf_trampoline_*): FNV-1a of each line, added; 0 when there are none.
- */
-static unsigned long tramp_images_sum(void)
+/* The trampoline images: "[bpf]" kallsyms lines named bpf_trampoline_* */
+static int tramp_images(void)
 {
 	char line[512];
-	unsigned long sum = 0, h;
+	int n = 0;
 	FILE *f = fopen("/proc/kallsyms", "r");
 
 	if (!f)
 		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strstr(line, " bpf_trampoline_") || !strstr(line, "[bpf]"))
-			continue;
-		h = 14695981039346656037UL;
-		for (const char *c = line; *c; c++)
-			h = (h ^ (unsigned char)*c) * 1099511628211UL;
-		sum += h;
-	}
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, " bpf_trampoline_") && strstr(line, "[bpf]");
 	fclose(f);
-	return sum;
+	return n;
 }
 
 /*
@@ -137,7 +128,7 @@ static unsigned long tramp_images_sum(void)
 
 static void settle(void)
 {
-	for (int ms = 0; ms < SETTLE_MAX_MS && tramp_images_sum(); ms += 100)
+	for (int ms = 0; ms < SETTLE_MAX_MS && tramp_images(); ms += 100)
 		usleep(100 * 1000);
 }
 
