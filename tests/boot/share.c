@@ -113,6 +113,8 @@ int share_stats(struct share_stats *s)
 	while (fgets(line, sizeof(line), f)) {
 		sscanf(line, "images %ld bytes %ld", &s->images, &s->bytes);
 		sscanf(line, "shared %ld bytes %ld", &s->shared, &s->shared_bytes);
+		sscanf(line, "stubs %ld blocks %ld bytes %ld", &s->stubs, &s->stub_blocks,
+		       &s->stub_bytes);
 		parse_stages(line, s);
 	}
 	fclose(f);

@@ -43,6 +43,12 @@ enum { SHARE_ATTACH, SHARE_DETACH, SHARE_KINDS };
 struct share_stats {
 	long images, bytes;		/* live trampoline images, all kinds */
 	long shared, shared_bytes;	/* of which shared */
+	/*
+	 * the stubs of shared images that call the original (one a function
+	 * of such an image), the blocks they sit in (each a kallsyms symbol,
+	 * "<image>_stubs") and the blocks' bytes
+	 */
+	long stubs, stub_blocks, stub_bytes;
 	struct share_stages st[SHARE_KINDS];
 };
 
@@ -134,7 +140,7 @@ struct share_ksym_counts {
 	long add_shared, del_shared;	/* of which shared images' (share_shared_name()) */
 	long lost;			/* records perf dropped (ring full), or kept none of */
 	long live;			/* symbols added and not removed */
-	long page_len;			/* of them, announced a page long or longer */
+	long page_len;			/* of them, images announced a page long or longer */
 	long overlap;			/* of them, starting inside another */
 };
 struct share_ksym;

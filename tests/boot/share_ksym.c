@@ -40,6 +40,7 @@ struct ksym_range {
 	uint32_t len;
 	uint32_t seq;		/* the record's order: the later add wins */
 	int del;		/* a removal */
+	int stubs;		/* a block of stubs ("<image>_stubs"), up to a page long */
 };
 
 struct share_ksym {
@@ -122,6 +123,13 @@ void share_ksym_close(struct share_ksym *w)
 		ksym_close_all(w);
 }
 
+static int ksym_stubs(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 6 && !strcmp(name + n - 6, "_stubs");
+}
+
 static int ksym_keep(struct share_ksym *w, const struct ksym_record *k)
 {
 	if (w->nr == w->cap) {
@@ -134,7 +142,8 @@ static int ksym_keep(struct share_ksym *w, const struct ksym_record *k)
 		w->cap = cap;
 	}
 	w->r[w->nr] = (struct ksym_range){ k->addr, k->len, (uint32_t)w->nr,
-					   !!(k->flags & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER) };
+					   !!(k->flags & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER),
+					   ksym_stubs(k->name) };
 	w->nr++;
 	return 0;
 }
@@ -222,7 +231,7 @@ static void ksym_live(struct share_ksym *w)
 		if (count <= 0)
 			continue;
 		w->c.live++;
-		w->c.page_len += r[j - 1].len >= w->page;
+		w->c.page_len += r[j - 1].len >= w->page && !r[j - 1].stubs;
 		w->c.overlap += r[i].addr < end;
 		if (r[i].addr + r[j - 1].len > end)
 			end = r[i].addr + r[j - 1].len;

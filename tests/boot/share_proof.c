@@ -499,12 +499,19 @@ static void images(struct proof *p, const struct share_counts *b, const struct s
 		   bool on)
 {
 	long im = a->s.images - b->s.images, sh = a->s.shared - b->s.shared;
+	long blocks = a->s.stub_blocks - b->s.stub_blocks, stubs = a->s.stubs - b->s.stubs;
 	int ks = a->ksyms - b->ksyms, kss = a->ksyms_shared - b->ksyms_shared;
 	int direct = a->direct - b->direct, dsh = a->direct_shared - b->direct_shared;
+	int want_stubs = on && (p->sides & EXIT) ? p->c->xn : 0;
 
-	check(p, ks == im && kss == sh, "one /proc/kallsyms symbol per image",
-	      "%ld images (%ld shared), %d bpf_trampoline_* symbols (%d of shared images)",
-	      im, sh, ks, kss);
+	check(p, ks == im + blocks && kss == sh + blocks,
+	      "one /proc/kallsyms symbol per image and per block of stubs",
+	      "%ld images (%ld shared), %ld blocks of stubs, %d bpf_trampoline_* symbols (%d of shared images)",
+	      im, sh, blocks, ks, kss);
+	check(p, stubs == want_stubs && (blocks > 0) == (want_stubs > 0),
+	      "a stub for each function of a shared image that calls the original",
+	      "%ld stubs in %ld blocks of %ld bytes, want %d", stubs, blocks,
+	      a->s.stub_bytes - b->s.stub_bytes, want_stubs);
 	check(p, on ? sh == im && im > 0 && im < p->n : sh == 0 && im == p->n,
 	      on ? "every image shared, fewer than functions" : "one image per function",
 	      "%ld images of %ld bytes for %d functions, %ld shared", im,
@@ -533,9 +540,10 @@ static bool settled(const struct share_counts *got, const void *arg)
 {
 	const struct attached *a = arg;
 	long im = got->s.images - a->base->s.images;
+	long blocks = got->s.stub_blocks - a->base->s.stub_blocks;
 
 	return im == (a->on ? got->s.shared - a->base->s.shared : a->n) &&
-	       got->ksyms - a->base->ksyms == im;
+	       got->ksyms - a->base->ksyms == im + blocks;
 }
 
 /* The plain fentry's function, drive it once; both programs ran. */
@@ -608,7 +616,8 @@ static void perf_heard(struct proof *p, struct share_ksym *w, const struct share
 		       const struct share_counts *a, bool detached)
 {
 	struct share_ksym_counts k;
-	long im = a->s.images - b->s.images, sh = a->s.shared - b->s.shared;
+	long blocks = a->s.stub_blocks - b->s.stub_blocks;
+	long im = a->s.images - b->s.images + blocks, sh = a->s.shared - b->s.shared + blocks;
 
 	if (!w) {
 		check(p, false, "perf hears of the images", "no perf watch (perf_event_open)");
@@ -618,9 +627,9 @@ static void perf_heard(struct proof *p, struct share_ksym *w, const struct share
 	if (!detached)
 		check(p, !k.lost && k.add - k.del == im && k.add_shared - k.del_shared == sh &&
 		      k.live == im && k.add > 0 && !k.page_len && !k.overlap,
-		      "perf hears of every image (PERF_RECORD_KSYMBOL), each its own range",
-		      "%ld added, %ld removed (%ld, %ld of shared images) for %ld live images (%ld shared); %ld live symbols, %ld a page or longer, %ld overlapping; %ld lost",
-		      k.add, k.del, k.add_shared, k.del_shared, im, sh, k.live, k.page_len,
+		      "perf hears of every image and block of stubs (PERF_RECORD_KSYMBOL), each its own range",
+		      "%ld added, %ld removed (%ld, %ld of shared images) for %ld live images and blocks (%ld shared, %ld blocks); %ld live symbols, %ld images a page or longer, %ld overlapping; %ld lost",
+		      k.add, k.del, k.add_shared, k.del_shared, im, sh, blocks, k.live, k.page_len,
 		      k.overlap, k.lost);
 	else
 		check(p, !k.lost && k.add == k.del && k.add > 0 && !k.live,
