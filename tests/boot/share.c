@@ -17,8 +17,10 @@
  * attach verdicts of the table the kernel exports (table_takes()); the two
  * must agree.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +36,8 @@
 #include "share.h"
 #include "share.bpf.h"
 
+/* share_wait(): after this long, name what is left and run on every CPU */
+#define WAIT_VISIT_SECS	30.0
 #define SHARE_PARAM	"/sys/module/kernel/parameters/bpf_tramp_share"
 #define STATS		"/sys/kernel/debug/bpf_tramp_stats"
 #define CHUNK		512	/* the attach search tries this many at once */
@@ -261,17 +265,108 @@ int share_settle(const struct share_counts *want, struct share_counts *got, doub
 	return share_wait(got, secs, same_counts, want);
 }
 
+/* The first line of @path, without its newline, into @buf ("?": none) */
+static void comm_of(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+
+	if (!f || !fgets(buf, size, f))
+		snprintf(buf, size, "?");
+	buf[strcspn(buf, "\n")] = 0;
+	if (f)
+		fclose(f);
+}
+
+/*
+ * The tasks inside an image: each whose kernel stack (/proc/PID/stack, the
+ * ORC unwinder's frame-pointer fallback through BPF code) has a
+ * bpf_trampoline_* frame, as "comm[pid] function<image", appended to @buf.
+ * An image that calls the original is freed only after every task that
+ * entered it has left (its percpu_ref): these hold it. The idle tasks are
+ * not in /proc.
+ */
+void share_holders(char *buf, size_t size)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	char path[300], line[256], prev[256], comm[64];
+	FILE *f;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stack", e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		prev[0] = 0;
+		while (fgets(line, sizeof(line), f)) {
+			char *fn = strchr(line, ']');
+
+			fn = fn ? fn + 2 : line;
+			fn[strcspn(fn, "+\n")] = 0;
+			if (!strncmp(fn, "bpf_trampoline_", 15)) {
+				snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
+				comm_of(path, comm, sizeof(comm));
+				append(buf, size, "%s[%s] %s<%s", comm, e->d_name, prev, fn);
+				break;
+			}
+			snprintf(prev, sizeof(prev), "%s", fn);
+		}
+		fclose(f);
+	}
+	closedir(d);
+}
+
+/*
+ * Run this task on every online CPU once. A CPU idle since an fexit link
+ * was attached can have its idle task inside a traced function of the idle
+ * loop (do_idle() returns only when the CPU has a task to run), holding
+ * that image; a tiny guest's other CPU may stay idle for minutes.
+ */
+static void visit_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t old, one;
+
+	if (sched_getaffinity(0, sizeof(old), &old))
+		return;
+	for (long i = 0; i < n && i < CPU_SETSIZE; i++) {
+		CPU_ZERO(&one);
+		CPU_SET(i, &one);
+		if (!sched_setaffinity(0, sizeof(one), &one))
+			sched_yield();
+	}
+	sched_setaffinity(0, sizeof(old), &old);
+}
+
 int share_wait(struct share_counts *got, double secs,
 	       bool (*done)(const struct share_counts *got, const void *arg), const void *arg)
 {
-	double t0 = now();
+	char left[512] = "";
+	double t0 = now(), told = 0;
 
 	for (;;) {
 		share_counts(got);
-		if (done(got, arg))
+		if (done(got, arg)) {
+			if (told)
+				say("share: the images left went %.1f s after every CPU first ran this task",
+				    now() - told);
 			return 0;
+		}
 		if (now() - t0 > secs)
 			return -1;
+		if (!told && now() - t0 > WAIT_VISIT_SECS) {
+			share_ksyms_list(left, sizeof(left));
+			append(left, sizeof(left), "; in them:");
+			share_holders(left, sizeof(left));
+			say("share: after %.0f s: %s", now() - t0, left);
+			told = now();
+		}
+		if (told)
+			visit_cpus();
 		usleep(500 * 1000);
 	}
 }

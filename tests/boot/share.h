@@ -104,9 +104,13 @@ void share_counts(struct share_counts *c);
 bool share_shared_name(const char *name);
 /* The first few bpf_trampoline_* symbols of /proc/kallsyms, appended to @buf */
 void share_ksyms_list(char *buf, size_t size);
+/* The tasks whose kernel stack is in a bpf_trampoline_* image, appended to @buf */
+void share_holders(char *buf, size_t size);
 /*
  * Wait (up to @secs, polling; images are freed after RCU-tasks grace
- * periods) until @done(@got, @arg): 0, or -1 when it never was.
+ * periods) until @done(@got, @arg): 0, or -1 when it never was. After 30 s
+ * it says what is left and who is in it, and runs on every CPU (an idle
+ * CPU's idle task can hold an fexit image: share.c, visit_cpus()).
  */
 int share_wait(struct share_counts *got, double secs,
 	       bool (*done)(const struct share_counts *got, const void *arg), const void *arg);
