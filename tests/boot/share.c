@@ -260,11 +260,6 @@ static bool same_counts(const struct share_counts *a, const void *arg)
 	       a->s.shared == b->s.shared && a->ksyms == b->ksyms && a->direct == b->direct;
 }
 
-int share_settle(const struct share_counts *want, struct share_counts *got, double secs)
-{
-	return share_wait(got, secs, same_counts, want);
-}
-
 /* The first line of @path, without its newline, into @buf ("?": none) */
 static void comm_of(const char *path, char *buf, size_t size)
 {
@@ -277,38 +272,34 @@ static void comm_of(const char *path, char *buf, size_t size)
 		fclose(f);
 }
 
-/*
- * The tasks inside an image: each whose kernel stack (/proc/PID/stack, the
- * ORC unwinder's frame-pointer fallback through BPF code) has a
- * bpf_trampoline_* frame, as "comm[pid] function<image", appended to @buf.
- * An image that calls the original is freed only after every task that
- * entered it has left (its percpu_ref): these hold it. The idle tasks are
- * not in /proc.
- */
-void share_holders(char *buf, size_t size)
+/* The tasks of @pid (its /proc/PID/task) in an image, appended to @buf */
+static void holders_of(const char *pid, char *buf, size_t size)
 {
-	DIR *d = opendir("/proc");
-	struct dirent *e;
 	char path[300], line[256], prev[256], comm[64];
+	struct dirent *e;
+	DIR *d;
 	FILE *f;
 
+	snprintf(path, sizeof(path), "/proc/%s/task", pid);
+	d = opendir(path);
 	if (!d)
 		return;
 	while ((e = readdir(d))) {
 		if (e->d_name[0] < '1' || e->d_name[0] > '9')
 			continue;
-		snprintf(path, sizeof(path), "/proc/%s/stack", e->d_name);
+		snprintf(path, sizeof(path), "/proc/%s/task/%s/stack", pid, e->d_name);
 		f = fopen(path, "r");
 		if (!f)
 			continue;
 		prev[0] = 0;
+		/* "[<0>] name+0x1d/0x40" a frame, innermost first */
 		while (fgets(line, sizeof(line), f)) {
 			char *fn = strchr(line, ']');
 
 			fn = fn ? fn + 2 : line;
 			fn[strcspn(fn, "+\n")] = 0;
 			if (!strncmp(fn, "bpf_trampoline_", 15)) {
-				snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
+				snprintf(path, sizeof(path), "/proc/%s/task/%s/comm", pid, e->d_name);
 				comm_of(path, comm, sizeof(comm));
 				append(buf, size, "%s[%s] %s<%s", comm, e->d_name, prev, fn);
 				break;
@@ -321,54 +312,97 @@ void share_holders(char *buf, size_t size)
 }
 
 /*
- * Run this task on every online CPU once. A CPU idle since an fexit link
- * was attached can have its idle task inside a traced function of the idle
- * loop (do_idle() returns only when the CPU has a task to run), holding
- * that image; a tiny guest's other CPU may stay idle for minutes.
+ * The tasks inside an image: each whose kernel stack (/proc/PID/task/TID/
+ * stack, the ORC unwinder's frame-pointer fallback through BPF code) has
+ * a bpf_trampoline_* frame, as "comm[tid] function<image", appended to
+ * @buf. An image that calls the original is freed only after every task
+ * that entered it has left (its percpu_ref): these hold it. The idle
+ * tasks are not in /proc.
  */
-static void visit_cpus(void)
+void share_holders(char *buf, size_t size)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (e->d_name[0] >= '1' && e->d_name[0] <= '9')
+			holders_of(e->d_name, buf, size);
+	closedir(d);
+}
+
+/*
+ * Run this task on each CPU it may run on, once. A CPU idle since an fexit
+ * link was attached can have its idle task inside a traced function of the
+ * idle loop (do_idle() returns only when the CPU has a task to run),
+ * holding that image; a tiny guest's other CPU may stay idle for minutes.
+ * The CPUs it could not run on: their count.
+ */
+static int visit_cpus(void)
+{
 	cpu_set_t old, one;
+	int missed = 0;
 
 	if (sched_getaffinity(0, sizeof(old), &old))
-		return;
-	for (long i = 0; i < n && i < CPU_SETSIZE; i++) {
+		return -1;
+	for (int i = 0; i < CPU_SETSIZE; i++) {
+		if (!CPU_ISSET(i, &old))
+			continue;
 		CPU_ZERO(&one);
 		CPU_SET(i, &one);
-		if (!sched_setaffinity(0, sizeof(one), &one))
+		if (sched_setaffinity(0, sizeof(one), &one))
+			missed++;
+		else
 			sched_yield();
 	}
 	sched_setaffinity(0, sizeof(old), &old);
+	return missed;
+}
+
+/* What is left (the first images) and who is in it, said with @what */
+static void say_left(const char *what, double secs)
+{
+	char left[512] = "";
+
+	share_ksyms_list(left, sizeof(left));
+	append(left, sizeof(left), "in them:");
+	share_holders(left, sizeof(left));
+	say("share: %s after %.0f s: %s", what, secs, left);
 }
 
 int share_wait(struct share_counts *got, double secs,
-	       bool (*done)(const struct share_counts *got, const void *arg), const void *arg)
+	       bool (*done)(const struct share_counts *got, const void *arg), const void *arg,
+	       bool visit)
 {
-	char left[512] = "";
 	double t0 = now(), told = 0;
+	int missed = 0;
 
 	for (;;) {
 		share_counts(got);
 		if (done(got, arg)) {
 			if (told)
-				say("share: the images left went %.1f s after every CPU first ran this task",
-				    now() - told);
+				say("share: the images left went %.1f s after this task first ran on every CPU%s",
+				    now() - told, missed ? " (some it could not run on)" : "");
 			return 0;
 		}
-		if (now() - t0 > secs)
+		if (now() - t0 > secs) {
+			say_left("still left", now() - t0);
 			return -1;
-		if (!told && now() - t0 > WAIT_VISIT_SECS) {
-			share_ksyms_list(left, sizeof(left));
-			append(left, sizeof(left), "; in them:");
-			share_holders(left, sizeof(left));
-			say("share: after %.0f s: %s", now() - t0, left);
+		}
+		if (visit && !told && now() - t0 > WAIT_VISIT_SECS) {
+			say_left("left", now() - t0);
 			told = now();
 		}
 		if (told)
-			visit_cpus();
+			missed |= visit_cpus();
 		usleep(500 * 1000);
 	}
+}
+
+int share_settle(const struct share_counts *want, struct share_counts *got, double secs)
+{
+	return share_wait(got, secs, same_counts, want, true);
 }
 
 int share_link(struct bpf_program *prog, const uint32_t *ids, const uint64_t *cookies, int cnt)

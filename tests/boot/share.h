@@ -108,13 +108,16 @@ void share_ksyms_list(char *buf, size_t size);
 void share_holders(char *buf, size_t size);
 /*
  * Wait (up to @secs, polling; images are freed after RCU-tasks grace
- * periods) until @done(@got, @arg): 0, or -1 when it never was. After 30 s
- * it says what is left and who is in it, and runs on every CPU (an idle
- * CPU's idle task can hold an fexit image: share.c, visit_cpus()).
+ * periods) until @done(@got, @arg): 0, or -1 when it never was (it says
+ * which images are left and which tasks are in them). With @visit, a wait
+ * for images to go: after 30 s it says the same and runs on every CPU it
+ * may (an idle CPU's idle task can hold an fexit image: share.c,
+ * visit_cpus()), and says how long after that they went.
  */
 int share_wait(struct share_counts *got, double secs,
-	       bool (*done)(const struct share_counts *got, const void *arg), const void *arg);
-/* share_wait() for the counts (not the memory) of @want again */
+	       bool (*done)(const struct share_counts *got, const void *arg), const void *arg,
+	       bool visit);
+/* share_wait(), with @visit, for the counts (not the memory) of @want again */
 int share_settle(const struct share_counts *want, struct share_counts *got, double secs);
 /*
  * A tracing_multi link of @prog (fentry.multi or fexit.multi: its expected

@@ -24,6 +24,7 @@
  * summary; the host makes the attach and detach lines from the rounds.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,25 @@ static struct bpf_program *prog(struct share_ctx *c, const char *name)
 	return bpf_object__find_program_by_name(c->obj, name);
 }
 
+/*
+ * A line in the kernel's log before each timed operation, in order with
+ * the kernel's own (bench/ftrace-parts reads the ftrace stage's parts a
+ * timed tree prints after it); outside the timed window.
+ */
+static void kmsg_mark(int kind, int n, const char *op)
+{
+	int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+	char buf[96];
+	int len;
+
+	if (fd < 0)
+		return;
+	len = snprintf(buf, sizeof(buf), "<4>bench-op: %s %d %s\n", kind_name[kind], n, op);
+	if (write(fd, buf, len) != len)
+		say("share: bench: /dev/kmsg: %s", strerror(errno));
+	close(fd);
+}
+
 /* One attach and detach of @kind over the first @n functions into @s. */
 static int one(struct share_ctx *c, int kind, int n, struct sample *s)
 {
@@ -87,6 +107,7 @@ static int one(struct share_ctx *c, int kind, int n, struct sample *s)
 		    kind_name[kind], n, base.s.images, base.ksyms, base.direct);
 		return -EBUSY;
 	}
+	kmsg_mark(kind, n, "attach");
 	t0 = __rdtsc();
 	fd = kind == KPROBE ? share_link_kprobe(prog(c, "count_kprobe"), c->syms, NULL, n) :
 			      share_link(prog(c, "count_entry"), c->ids, c->cookies, n);
@@ -98,6 +119,7 @@ static int one(struct share_ctx *c, int kind, int n, struct sample *s)
 	}
 	s->attach = t1 - t0;
 	share_stats(&a);
+	kmsg_mark(kind, n, "detach");
 	t0 = __rdtsc();
 	close(fd);
 	t1 = __rdtsc();

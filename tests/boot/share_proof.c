@@ -659,7 +659,7 @@ static void proof_phase(struct proof *p, int mode)
 	w = share_ksym_open();
 	/* no links: the last one's images freed (RCU tasks) */
 	left[0] = 0;
-	if (share_wait(&base, SETTLE_SECS, idle, NULL))
+	if (share_wait(&base, SETTLE_SECS, idle, NULL, true))
 		share_ksyms_list(left, sizeof(left));
 	vmalloc0 = slurp("/proc/vmallocinfo");
 	check(p, !left[0], "no images before the attach", "images %ld, symbols %d, direct %d%s%s",
@@ -684,7 +684,7 @@ static void proof_phase(struct proof *p, int mode)
 		free(vmalloc0);
 		return;
 	}
-	share_wait(&att, SETTLE_SECS, settled, &(struct attached){ &base, p->n, mode });
+	share_wait(&att, SETTLE_SECS, settled, &(struct attached){ &base, p->n, mode }, false);
 	images(p, &base, &att, mode);
 	perf_heard(p, w, &base, &att, false);
 	share_counter_set(c, SHARE_RECORD, 1);

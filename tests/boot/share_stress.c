@@ -218,7 +218,7 @@ static int round_one(struct share_ctx *c, int r, const char *mode, struct load *
 		say("stress: round %d %s: FAILED (no traced call ran on CPU %d)", r, mode, l->cpu);
 		bad++;
 	}
-	if (share_wait(&got, STRESS_SETTLE_SECS, idle, NULL)) {
+	if (share_wait(&got, STRESS_SETTLE_SECS, idle, NULL, true)) {
 		say("stress: round %d %s: FAILED (not back to zero: %ld images, %d symbols, %d direct)",
 		    r, mode, got.s.images, got.ksyms, got.direct);
 		bad++;
@@ -282,7 +282,7 @@ void share_stress(struct share_ctx *c, int mode)
 		say("stress: end %s: FAILED (%ld CPU: the load needs another)", m, ncpu);
 		return;
 	}
-	share_wait(&base, STRESS_SETTLE_SECS, idle, NULL);
+	share_wait(&base, STRESS_SETTLE_SECS, idle, NULL, true);
 	if (pthread_create(&th, NULL, load_thread, &l)) {
 		say("stress: end %s: FAILED (no load thread)", m);
 		return;
@@ -291,7 +291,7 @@ void share_stress(struct share_ctx *c, int mode)
 		bad += round_one(c, r, m, &l, &most);
 	atomic_store(&l.stop, 1);
 	pthread_join(th, NULL);
-	share_wait(&end, STRESS_SETTLE_SECS, idle, NULL);
+	share_wait(&end, STRESS_SETTLE_SECS, idle, NULL, true);
 	/* a leak is less free memory (share.h: kworkers come and go) */
 	lost = share_mem_lost_kb(&base, &end);
 	kasan = share_kasan();
