@@ -29,7 +29,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <x86intrin.h>
 
 #include "boot.h"
@@ -79,10 +81,13 @@ static struct bpf_program *prog(struct share_ctx *c, const char *name)
  */
 static void kmsg_mark(int kind, int n, const char *op)
 {
-	int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
 	char buf[96];
-	int len;
+	int fd, len;
 
+	/* the initramfs has no devtmpfs: the node, once (char 1:11) */
+	if (access("/dev/kmsg", F_OK))
+		mknod("/dev/kmsg", S_IFCHR | 0600, makedev(1, 11));
+	fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
 	len = snprintf(buf, sizeof(buf), "<4>bench-op: %s %d %s\n", kind_name[kind], n, op);
