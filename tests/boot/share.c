@@ -668,7 +668,11 @@ static unsigned char *slurp(const char *path, size_t *len)
  * What a tool does with the exported verdicts: read the table, check it
  * against /sys/kernel/btf/vmlinux, keep the functions of @f[0..n) whose
  * @type verdict (enum btf_tramp_attach) is "taken", one link of @prog over
- * them. Their count, the ids in *@ids, the link's attach and detach in
+ * them; for fexit.multi only those /funcs.txt marks for fexit (the deny
+ * list's sleepers: a kworker started, or kthreadd asleep, while the link is
+ * on stays inside worker_thread() or schedule() through its image, which
+ * outlives the link by minutes; a task that exits then stays inside
+ * do_task_dead() for good). Their count, the ids in *@ids, the link's attach and detach in
  * *@link_s (when not NULL); -1 when the table is not there or not valid
  * (*@ids NULL), -2 when the link is refused.
  */
@@ -691,6 +695,8 @@ static int table_takes(struct bpf_program *prog, const struct share_func *f, int
 		goto out;
 	k = 0;
 	for (int i = 0; i < n; i++) {
+		if (type == BTF_TRAMP_FEXIT_MULTI && !f[i].fexit)
+			continue;
 		v = btf_tramp2_find_verdict(h, f[i].id);
 		if (v && v->at[type].refusal == BTF_TRAMP_TAKEN)
 			(*ids)[k++] = f[i].id;
