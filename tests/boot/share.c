@@ -364,10 +364,14 @@ static int visit_cpus(void)
 static void say_left(const char *what, double secs)
 {
 	char left[512] = "";
+	size_t len;
 
 	share_ksyms_list(left, sizeof(left));
 	append(left, sizeof(left), "in them:");
+	len = strlen(left);
 	share_holders(left, sizeof(left));
+	if (strlen(left) == len)
+		append(left, sizeof(left), "none of /proc's tasks (an idle task, or one that exited inside)");
 	say("share: %s after %.0f s: %s", what, secs, left);
 }
 
