@@ -673,10 +673,11 @@ static unsigned char *slurp(const char *path, size_t *len)
  * against /sys/kernel/btf/vmlinux, keep the functions of @f[0..n) whose
  * @type verdict (enum btf_tramp_attach) is "taken", one link of @prog over
  * them; for fexit.multi only those /funcs.txt marks for fexit (the deny
- * list's sleepers: a kworker started, or kthreadd asleep, while the link is
- * on stays inside worker_thread() or schedule() through its image, which
- * outlives the link by minutes; a task that exits then stays inside
- * do_task_dead() for good). Their count, the ids in *@ids, the link's attach and detach in
+ * list's sleepers: a kworker started, or kthreadd asleep, while the link
+ * is on stays inside worker_thread() or schedule() through its image,
+ * which outlives the link by minutes, and for good once the kworker exits
+ * from kthread() or a task from do_task_dead(), neither of which returns).
+ * Their count, the ids in *@ids, the link's attach and detach in
  * *@link_s (when not NULL); -1 when the table is not there or not valid
  * (*@ids NULL), -2 when the link is refused.
  */
