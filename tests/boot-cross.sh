@@ -24,6 +24,7 @@
 set -uo pipefail
 
 . "$(dirname "$0")/paths.sh"
+. "$top/tests/emulib.sh"
 arch=${1:-arm64}
 D=${XDG_CACHE_HOME:-$HOME/.cache}/btfids/kbuild-$arch
 T=$D/linux-source-7.3-$arch
@@ -57,11 +58,14 @@ command -v python3 >/dev/null || skip "no python3"
 grep -q '^CONFIG_BPF_BTF_TRAMP=y' "$T/.config" ||
 	skip "$T is not built with the series (no CONFIG_BPF_BTF_TRAMP): kernel/build-tree --arch $arch"
 
+# the default timeout, scaled by the emulator's speed (tests/emulib.sh)
+emu_scale >/dev/null
+[ -n "${BTFIDS_BOOT_TIMEOUT:-}" ] || TIMEOUT=$(emu_secs "$TIMEOUT")
 tmp=$(mktemp -d /tmp/btfids-boot-cross.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
 # relink with btfids under the tree's lock, keep a copy of vmlinux and the image
-if ! (flock -w 1800 9 || exit 1
+if ! (flock -w "$(emu_secs 1800)" 9 || exit 1
       BTFIDS_KBUILD=$D BTFIDS_KBUILD_KERNEL=7.3 BTFIDS_KBUILD_ARCH=$arch "$R/kbuild-tiny" "$B" >/dev/null &&
       cp "$T/vmlinux" "$tmp/vmlinux" && cp "$T/$img" "$tmp/image") 9>"$D/.relink-7.3.lock" 2>"$tmp/err"; then
 	bad "kbuild relink with RESOLVE_BTFIDS=btfids: $(tail -1 "$tmp/err")"
@@ -99,6 +103,7 @@ start=$SECONDS
 timeout -k 10 "$TIMEOUT" "$QEMU" "${machine[@]}" -accel tcg -nodefaults -display none -no-reboot \
 	-m 1024 -smp 2 -kernel "$tmp/image" -initrd "$tmp/initrd" -serial "file:$tmp/log.raw" \
 	-append "console=$console panic=-1 loglevel=4" </dev/null >"$tmp/qemu" 2>&1
+[ $? != 124 ] || echo "  boot: qemu killed after $TIMEOUT s waiting for the guest to finish and reboot ($(emu_said))"
 tr -d '\r' <"$tmp/log.raw" >"$tmp/log"
 echo "  boot: $QEMU (TCG) ran $((SECONDS - start))s"
 [ -z "${BTFIDS_BOOT_LOG:-}" ] || cp "$tmp/log" "$BTFIDS_BOOT_LOG"

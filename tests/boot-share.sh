@@ -102,7 +102,7 @@ if [ -n "${BTFIDS_BOOT_BZIMAGE:-}" ]; then
 elif [ -x "$R/kbuild-tiny" ]; then
 	relink_patched "$tmp" klp 2>"$tmp/err" ||
 		{ bad "cannot relink the patched tree with btfids: $(tail -1 "$tmp/err")"; finish; }
-elif ! (flock -w 1800 9 || exit 1
+elif ! (flock -w "$(emu_secs 1800)" 9 || exit 1
       cp "$T/vmlinux" "$tmp/vmlinux" && cp "$T/arch/x86/boot/bzImage" "$tmp/bzImage"
      ) 9>"$DP/.relink-7.3.lock" 2>"$tmp/err"; then
 	bad "cannot copy the tree's vmlinux and bzImage: $(tail -1 "$tmp/err")"

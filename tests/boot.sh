@@ -16,7 +16,9 @@
 # "boot: N passed, N failed" or "boot: skipped (<why>)".
 #
 #   BTFIDS_KBUILD          the kbuild-tiny cache (default ~/.cache/btfids/kbuild)
-#   BTFIDS_BOOT_TIMEOUT    seconds for the whole qemu run (default 540)
+#   BTFIDS_BOOT_TIMEOUT    seconds for the whole qemu run (default 540; the
+#                          defaults of this and the budget are scaled by the
+#                          emulator's speed, tests/emulib.sh)
 #   BTFIDS_BOOT_SAMPLE     try every K-th function (default 3; 1: every
 #                          function for fentry, within the budget; --all
 #                          for all three types and no budget)
@@ -40,6 +42,7 @@
 set -uo pipefail
 
 . "$(dirname "$0")/paths.sh"
+. "$top/tests/emulib.sh"
 V=${1:-6.12}
 case $V in
 -*)	echo "boot: usage: tests/boot.sh [VERSION[-ARCH]] [--all]" >&2; exit 2 ;;
@@ -118,6 +121,12 @@ if [ -z "${BTFIDS_BOOT_BZIMAGE:-}" ]; then
 		skip "the $V tree has no CONFIG_BPF_JIT, so no trampoline to judge with (6.1's BPF_JIT needs MODULES: build the tree with BTFIDS_KBUILD_EXTRA='-e MODULES')"
 fi
 
+# the emulator's speed (measured once: tests/run exports it) scales the
+# defaults of the timeout and the budget
+emu_scale >/dev/null
+[ -n "${BTFIDS_BOOT_TIMEOUT:-}" ] || TIMEOUT=$(emu_secs "$TIMEOUT")
+[ -n "${BTFIDS_BOOT_BUDGET:-}" ] || [ "$BUDGET" = 0 ] || BUDGET=$(emu_secs "$BUDGET")
+
 tmp=$(mktemp -d /tmp/btfids-boot.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -148,7 +157,7 @@ if [ -n "${BTFIDS_BOOT_BZIMAGE:-}" ]; then
 else
 	# one relink of the shared tree at a time (tests/kbuild.sh takes the same
 	# lock); our copies of vmlinux and bzImage outlive the next relink
-	if ! (flock -w 900 9 || exit 1
+	if ! (flock -w "$(emu_secs 900)" 9 || exit 1
 	      BTFIDS_KBUILD=$D BTFIDS_KBUILD_KERNEL=$V BTFIDS_KBUILD_ARCH=$arch "$R/kbuild-tiny" "$B" >/dev/null &&
 	      cp "$T/vmlinux" "$tmp/vmlinux" && cp "$T/$img" "$tmp/bzImage"
 	     ) 9>"$D/.relink-$V.lock" 2>"$tmp/err"; then
@@ -242,8 +251,10 @@ log=$tmp/serial.log
 start=$(date +%s)
 timeout -k 10 "$TIMEOUT" "$QEMU" "${machine[@]}" -accel "${BTFIDS_QEMU_ACCEL:-tcg,thread=single}" -nodefaults -display none -no-reboot -m 1024 -smp "${BTFIDS_QEMU_SMP:-2}" \
 	-kernel "$bz" -initrd "$tmp/initrd.cpio" -serial "file:$log" \
-	-append "console=$console panic=-1 loglevel=4 ${BTFIDS_BOOT_APPEND:-}" </dev/null >"$tmp/qemu.out" 2>&1
+	-append "console=$console panic=-1 loglevel=4 btfids_scale=$BTFIDS_EMU_SCALE ${BTFIDS_BOOT_APPEND:-}" </dev/null >"$tmp/qemu.out" 2>&1
 qrc=$?
+# what a timeout waited for, how long, and why that long
+said="qemu killed after ${TIMEOUT} s waiting for the guest to finish and reboot (${BTFIDS_BOOT_TIMEOUT:+BTFIDS_BOOT_TIMEOUT; }$(emu_said))"
 secs=$(( $(date +%s) - start ))
 tr -d '\r' <"$log" >"$tmp/log" 2>/dev/null
 [ -z "${BTFIDS_BOOT_LOG:-}" ] || cp "$tmp/log" "$BTFIDS_BOOT_LOG"
@@ -252,7 +263,7 @@ grep -E '^boot: ' "$tmp/log" | grep -vE '^boot: (progress|end)'
 rel=$(sed -nE 's/^boot: (\S+) init started$/\1/p' "$tmp/log" | head -1)
 if [ -z "$rel" ]; then
 	why="the kernel did not start /init"
-	[ $qrc = 124 ] && why="$why within ${TIMEOUT}s"
+	[ $qrc = 124 ] && why="$why: $said"
 	[ -s "$tmp/qemu.out" ] && why="$why; qemu: $(head -1 "$tmp/qemu.out")"
 	echo "boot: $V FAILED ($why; serial log ends: $(tail -c 300 "$tmp/log" | tr '\n' ' '))"
 	failed=1; finish
@@ -294,7 +305,7 @@ else
 fi
 if ! grep -q '^boot: end' "$tmp/log"; then
 	why="exit $qrc"
-	[ $qrc = 124 ] && why="timed out after ${TIMEOUT}s"
+	[ $qrc = 124 ] && why=$said
 	bad "$rel: the guest did not finish ($why); serial log ends: $(tail -c 300 "$tmp/log" | tr '\n' ' ')"
 fi
 finish

@@ -9,7 +9,8 @@
 #
 #   DP, T   the tree's folder (BTFIDS_KBUILD_PATCHED) and the tree
 #   S       tests/boot, the guest's sources
-#   QEMU, TIMEOUT   qemu-system-x86_64 and seconds for each run
+#   QEMU, TIMEOUT   qemu-system-x86_64 and seconds for each run (a default
+#                   TIMEOUT is scaled by the emulator's speed: tests/emulib.sh)
 #   BTFIDS_QEMU_SMP CPUs of the guest (default 2)
 #   BTFIDS_QEMU_ACCEL  qemu's -accel (default tcg,thread=single: the vCPUs take
 #                   turns on one host thread. With multi-threaded TCG a vCPU
@@ -22,6 +23,7 @@ T=$DP/linux-source-7.3
 QEMU=${QEMU:-qemu-system-x86_64}
 TIMEOUT=${BTFIDS_BOOT_TIMEOUT:-900}
 S=$top/tests/boot
+. "$top/tests/emulib.sh"
 CFLAGS_GUEST="-O2 -g -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE"
 CFLAGS_BPF="-target bpf -O2 -g -Wall -Werror -I/usr/include/x86_64-linux-gnu"
 
@@ -61,6 +63,7 @@ patched_tree_ready() {
 		skip "no patched 7.3 tree in $DP: run kernel/build-tree once, about 12 minutes"
 	series_built ||
 		skip "the patched tree in $DP is not built from kernel/7.3 as it is now: run kernel/build-tree (or BTFIDS_BOOT_TRAMP_ANY_TREE=1)"
+	emu_scale >/dev/null	# once, here: boot() and the guest use it
 }
 
 # build_guest DIR OBJ...: DIR/ids.bpf.o and the static DIR/init (tests/boot/
@@ -85,7 +88,7 @@ build_guest() {
 relink_patched() {
 	local d=$1
 	shift
-	(flock -w 1800 9 || exit 1
+	(flock -w "$(emu_secs 1800)" 9 || exit 1
 	 BTFIDS_KBUILD=$DP BTFIDS_KBUILD_KERNEL=7.3 "$R/kbuild-tiny" "$B" >/dev/null || exit 1
 	 cp "$T/vmlinux" "$d/vmlinux" && cp "$T/arch/x86/boot/bzImage" "$d/bzImage" || exit 1
 	 [ $# = 0 ] || "$@"
@@ -123,6 +126,7 @@ boot_require() {
 	[ -f "$T/.config" ] && [ -f "$T/arch/x86/boot/bzImage" ] ||
 		skip "no patched 7.3 tree in $DP: run kernel/build-tree once, about 12 minutes"
 	series_built || skip "the patched tree in $DP is not built from kernel/7.3 as it is now: run kernel/build-tree"
+	emu_scale >/dev/null
 }
 
 # boot_cpio GIC DEST=SRC...: an initramfs on stdout (GIC: the tree's
@@ -161,13 +165,31 @@ boot_gic() {
 # distribution builds it), the guest's reboot ends qemu (-no-reboot), bounded by $TIMEOUT;
 # LOG gets the serial console without CRs; prints how long qemu ran
 boot() {
-	local start=$SECONDS
-	timeout -k 10 "$TIMEOUT" "$QEMU" -accel "${BTFIDS_QEMU_ACCEL:-tcg,thread=single}" -nodefaults -display none -no-reboot \
+	local start=$SECONDS to
+
+	to=$(boot_timeout "$TIMEOUT")
+	timeout -k 10 "$to" "$QEMU" -accel "${BTFIDS_QEMU_ACCEL:-tcg,thread=single}" -nodefaults -display none -no-reboot \
 		-m "${5:-1024}" -smp "${BTFIDS_QEMU_SMP:-2}" -kernel "$1" -initrd "$2" -serial "file:$3.raw" \
 		${BTFIDS_QEMU_EXTRA:-} \
-		-append "console=ttyS0 panic=-1 loglevel=4 $4" </dev/null >"$3.qemu" 2>&1
+		-append "console=ttyS0 panic=-1 loglevel=4 btfids_scale=$(emu_scale) $4" </dev/null >"$3.qemu" 2>&1
 	boot_rc=$?
 	tr -d '\r' <"$3.raw" >"$3"
 	boot_secs=$((SECONDS - start))
 	echo "  boot: qemu (TCG) ran ${boot_secs}s"
+	[ "$boot_rc" != 124 ] || echo "  boot: $(boot_timeout_said "$to")"
+}
+
+# boot_timeout BASE: the seconds qemu may run: BTFIDS_BOOT_TIMEOUT as
+# given, else BASE (the script's default) scaled by the emulator's speed
+boot_timeout() {
+	if [ -n "${BTFIDS_BOOT_TIMEOUT:-}" ]; then
+		echo "$1"
+	else
+		emu_secs "$1"
+	fi
+}
+
+# boot_timeout_said SECS: what a qemu killed after SECS waited for, and why that long
+boot_timeout_said() {
+	echo "qemu killed after $1 s waiting for the guest to finish and reboot (${BTFIDS_BOOT_TIMEOUT:+BTFIDS_BOOT_TIMEOUT; }$(emu_said))"
 }

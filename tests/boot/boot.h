@@ -52,6 +52,8 @@ extern char boot_release[];
 extern char boot_log[1 << 16];
 
 double now(void);
+/* the emulator's slowness here, >= 1: btfids_scale= of /proc/cmdline (init.c) */
+double boot_scale(void);
 /* the guest's release (uname) is older than @major.@minor */
 bool boot_release_before(int major, int minor);
 /* "boot: <release> <fmt>\n" on the console */

@@ -78,6 +78,31 @@ double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/*
+ * The emulator's slowness on this host (tests/emulib.sh): btfids_scale=S on
+ * the kernel command line, at least 1; the guest's own waits are their
+ * defaults times this. 1 when not given.
+ */
+double boot_scale(void)
+{
+	static double scale;
+	char line[4096] = "", *p;
+	FILE *f;
+
+	if (scale)
+		return scale;
+	scale = 1;
+	f = fopen("/proc/cmdline", "r");
+	if (f && fgets(line, sizeof(line), f)) {
+		p = strstr(line, "btfids_scale=");
+		if (p && strtod(p + strlen("btfids_scale="), NULL) > 1)
+			scale = strtod(p + strlen("btfids_scale="), NULL);
+	}
+	if (f)
+		fclose(f);
+	return scale;
+}
+
 void say(const char *fmt, ...)
 {
 	va_list ap;

@@ -382,6 +382,7 @@ int share_wait(struct share_counts *got, double secs,
 	double t0 = now(), told = 0;
 	int missed = 0;
 
+	secs *= boot_scale();
 	for (;;) {
 		share_counts(got);
 		if (done(got, arg)) {

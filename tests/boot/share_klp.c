@@ -159,7 +159,7 @@ static int klp_settle(void)
 	char v[8];
 	int fd;
 
-	while (now() - t0 < KLP_WAIT_SECS) {
+	while (now() - t0 < KLP_WAIT_SECS * boot_scale()) {
 		fd = open(KLP_SYSFS "/transition", O_RDONLY);
 		if (fd < 0)
 			return 0;
@@ -199,7 +199,7 @@ static int klp_unload(void)
 		return err;
 	/* the patch is freed by a work item after the transition */
 	while (syscall(SYS_delete_module, KLP_NAME, O_NONBLOCK)) {
-		if ((errno != EBUSY && errno != EAGAIN) || now() - t0 > KLP_WAIT_SECS)
+		if ((errno != EBUSY && errno != EAGAIN) || now() - t0 > KLP_WAIT_SECS * boot_scale())
 			return -errno;
 		usleep(100000);
 	}
