@@ -15,6 +15,8 @@
 # per configuration, and so are upstream's trigger benchmarks (the tree's
 # bench: trig-fentry, trig-kprobe-multi, the series' trig-fentry-multi...),
 # each of which must end with its "Summary: hits" line and exit 0.
+# make check runs two configurations of the four: the tables on, sharing
+# off and on (BTFIDS_CHECK_FULL=1, make check-full: all four).
 # Ends with "selftests-boot: N passed, N failed" or
 # "selftests-boot: skipped (<why>)".
 #
@@ -158,6 +160,11 @@ wd=${BTFIDS_SELFTESTS_WATCHDOG:+ -w $BTFIDS_SELFTESTS_WATCHDOG}
 	echo "bench test_progs -v$wd -t tracing_multi_bench_attach"
 } >"$tmp/selftests.txt"
 awk '$1 == "deny" { name = $2; $1 = $2 = ""; sub(/^ +/, ""); print "  not run: " name ": " $0 }' "$SKIPS"
+# the configurations (tests/boot/selftests.c, /selftests-configs): make
+# check the tables on, sharing off and on; make check-full all four
+configs="Y0 Y1 Y-"
+[ "${BTFIDS_CHECK_FULL:-}" != 1 ] || configs=
+echo "$configs" >"$tmp/configs"
 # the initramfs: /init, test_progs and what it opens in /selftests
 {
 	echo "dir /dev 0755 0 0"
@@ -181,6 +188,7 @@ awk '$1 == "deny" { name = $2; $1 = $2 = ""; sub(/^ +/, ""); print "  not run: "
 	echo "file /init $tmp/init 0755 0 0"
 	echo "file /ids.bpf.o $tmp/ids.bpf.o 0644 0 0"
 	echo "file /selftests.txt $tmp/selftests.txt 0644 0 0"
+	[ -z "$configs" ] || echo "file /selftests-configs $tmp/configs 0644 0 0"
 	echo "file /selftests/test_progs $OUT/test_progs 0755 0 0"
 	echo "file /selftests/bench $OUT/bench 0755 0 0"
 	for f in "$OUT"/files/* "$tmp"/bpf_testmod.ko; do
@@ -210,6 +218,7 @@ grep -q "^boot: $rel ids ok" "$L" && ok "the .BTF_ids slots: ids ok" || bad "ids
 # any oops (tests/selftests/check.py)
 want=4
 grep -q "^boot: $rel selftests: shared images are not in this kernel" "$L" && want=2
+[ -z "$configs" ] || want=$((want / 2))
 while read -r verdict text; do
 	case $verdict in
 	ok) ok "$text" ;;

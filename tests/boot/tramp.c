@@ -948,10 +948,49 @@ static int anchor_link(const struct single_verdict *v, int n, const struct tramp
 }
 
 /*
+ * /single-sample, when there (make check; make check-full has none): "N K",
+ * judge per type every N-th function of the table and the first K of each
+ * distinct verdict (refusal, step, errno) of that type, so that every
+ * verdict the table gives is tried. The picks: @pick[i] for function @i.
+ * The count of distinct verdicts of the table into @nv, of the picked
+ * ones into @pv; the count picked returned.
+ */
+#define SINGLE_SAMPLE	"/single-sample"
+#define SINGLE_KINDS	64
+
+static int single_pick(const struct single_verdict *v, int n, int k, int every, int first,
+		       bool *pick, int *nv, int *pv)
+{
+	struct btf_tramp_attach_verdict kind[SINGLE_KINDS];
+	int seen[SINGLE_KINDS] = { 0 }, nk = 0, i, j, picked = 0;
+
+	*nv = *pv = 0;
+	for (i = 0; i < n; i++) {
+		const struct btf_tramp_attach_verdict *a = &v[i].at[k];
+
+		pick[i] = false;
+		if (a->refusal == BTF_TRAMP_NOT_JUDGED)
+			continue;
+		for (j = 0; j < nk; j++)
+			if (!memcmp(&kind[j], a, sizeof(*a)))
+				break;
+		if (j == nk && nk < SINGLE_KINDS)
+			kind[nk++] = *a;
+		pick[i] = !every || i % every == 0 || (j < nk && seen[j] < first);
+		if (pick[i] && j < nk && !seen[j]++)
+			(*pv)++;
+		picked += pick[i];
+	}
+	*nv = nk;
+	return picked;
+}
+
+/*
  * Per single type: each function the table's verdict takes is taken by a
  * link of its own at the first try; each one it refuses is refused alone,
  * at the step and with the errno the verdict gives. A "cpu-alternative"
  * verdict (an entry the boot CPU's alternatives decide) allows either.
+ * Every function, or the sample of /single-sample.
  */
 static void judge_single(const char *path, const struct tramp_table *t)
 {
@@ -959,9 +998,10 @@ static void judge_single(const char *path, const struct tramp_table *t)
 	struct btf_tramp_attach_verdict got;
 	char ex[VERDICT_EXAMPLES][112];
 	unsigned int r[3], s[3], e[3], id;
-	int n = 0, cap = 0, i, k, anchor;
+	int n = 0, cap = 0, i, k, anchor, every = 0, first = 0, nv, pv;
 	const char *aname = "";
-	FILE *f = fopen(path, "r");
+	bool *pick = NULL;
+	FILE *f = fopen(path, "r"), *g = fopen(SINGLE_SAMPLE, "r");
 
 	if (!f) {
 		say("verdicts: single FAILED (%s unreadable)", path);
@@ -986,23 +1026,34 @@ static void judge_single(const char *path, const struct tramp_table *t)
 		say("verdicts: single FAILED (%s: line %d unreadable)", path, n + 1);
 		goto out;
 	}
+	if (g && fscanf(g, "%d %d", &every, &first) != 2)
+		every = first = 0;
+	pick = calloc(n ? n : 1, sizeof(*pick));
+	if (!pick) {
+		say("verdicts: single FAILED (no memory)");
+		goto out;
+	}
 	anchor = anchor_link(v, n, t, &aname);
 	if (anchor < 0) {
 		say("verdicts: single FAILED (no function took the anchor's fentry link)");
 		goto out;
 	}
-	say("verdicts: single types: %d functions of the table, each tried alone, a fentry link on %s kept meanwhile",
-	    n, aname);
+	say("verdicts: single types: %d functions of the table, each tried alone%s, a fentry link on %s kept meanwhile",
+	    n, every ? " (a sample)" : "", aname);
 	for (k = 0; k < 3; k++) {
 		int nt = 0, kt = 0, nr = 0, q = 0, w = 0, alt = 0;
 		double t0 = now();
+		int picked = single_pick(v, n, k, every, first, pick, &nv, &pv);
 
+		if (every)
+			say("verdicts: %s: a sample of %d: every %dth function and the first %d of each verdict; %d of the table's %d verdicts of this type tried",
+			    single[k].name, picked, every, first, pv, nv);
 		t_single[0] = t_single[1] = t_single[2] = 0;
 		for (i = 0; i < n; i++) {
 			const struct btf_tramp_attach_verdict *want = &v[i].at[k];
 			bool taken = want->refusal == BTF_TRAMP_TAKEN;
 
-			if (want->refusal == BTF_TRAMP_NOT_JUDGED)
+			if (!pick[i])
 				continue;
 			try_single(single[k].type, v[i].id, &got);
 			if (taken)
@@ -1040,6 +1091,9 @@ static void judge_single(const char *path, const struct tramp_table *t)
 	close(anchor);
 out:
 	fclose(f);
+	if (g)
+		fclose(g);
+	free(pick);
 	free(v);
 }
 
