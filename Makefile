@@ -18,8 +18,10 @@ PCDIR	?= $(DATADIR)/pkgconfig
 COMPLETIONDIR ?= $(DATADIR)/bash-completion/completions
 SCDOC	?= scdoc
 
+# override: the flags btfids needs are added to a CFLAGS given on the
+# command line too (make CFLAGS=-O1), not replaced by it
 CFLAGS	?= -O2 -g
-CFLAGS	+= -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE -Iinclude -Ibtfids
+override CFLAGS += -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE -Iinclude -Ibtfids
 
 # libbpf: the kernel's own (tools/lib/bpf of a 7.x tree: libbpf 1.8, with
 # btf__permute, btf__distill_base, decl attrs and BTF layout), built here as
@@ -29,18 +31,36 @@ CFLAGS	+= -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE -Iinclude -Ibtfids
 # linux-source-7.x package). Every binary, tests included, links this one.
 # A LIBBPF_SRC needs what make -C tools/lib/bpf reads besides it (the
 # PARTS of .ci/libbpf-src): checked first, each missing one named.
+#
+# LIBBPF_SRC is made absolute here, once: a leading ~ (which dash, the
+# /bin/sh of Debian, leaves as it is in make LIBBPF_SRC=~/linux-7.3) is
+# expanded as the shell would, a relative path is taken from the directory
+# of this Makefile; what make cannot use (~user, a space, nothing) is
+# refused in one line. A -I~/... would have made the compiler quietly use
+# /usr/include/linux/btf.h instead.
 LIBBPF_SRC ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/btfids/libbpf-src
+ifneq ($(filter ~ ~/%,$(LIBBPF_SRC)),)
+override LIBBPF_SRC := $(HOME)$(patsubst ~%,%,$(LIBBPF_SRC))
+endif
+ifneq ($(filter ~%,$(LIBBPF_SRC)),)
+$(error LIBBPF_SRC=$(LIBBPF_SRC): make does not expand ~user: give the path in full)
+endif
+ifneq ($(words $(LIBBPF_SRC)),1)
+$(error LIBBPF_SRC='$(LIBBPF_SRC)': $(if $(LIBBPF_SRC),make cannot use a path with a space,empty): give the folder of a 7.x kernel tree or of .ci/libbpf-src)
+endif
+override LIBBPF_SRC := $(abspath $(LIBBPF_SRC))
 LIBBPF_OUT := $(CURDIR)/build/libbpf
 LIBBPF_A   := $(LIBBPF_OUT)/libbpf.a
 LIBBPF_INC := $(LIBBPF_OUT)/include
 LIBBPF_FROM := $(shell cat $(LIBBPF_SRC)/SOURCE 2>/dev/null || echo $(LIBBPF_SRC))
-CFLAGS	+= -I$(LIBBPF_INC) -I$(LIBBPF_SRC)/tools/include/uapi \
+LIBBPF_CFLAGS := -g -O2 -fPIC
+override CFLAGS += -I$(LIBBPF_INC) -I$(LIBBPF_SRC)/tools/include/uapi \
 	   -DBTFIDS_LIBBPF_FROM='"$(LIBBPF_FROM)"'
 
 # libdw (elfutils, as libelf): the DWARF of an object without a release
 # (btfids/srctree.c)
 LIBS	:= $(LIBBPF_A) $(shell $(PKG_CONFIG) --libs libdw libelf zlib 2>/dev/null || echo -ldw -lelf -lz)
-CFLAGS	+= $(shell $(PKG_CONFIG) --cflags libdw libelf zlib 2>/dev/null)
+override CFLAGS += $(shell $(PKG_CONFIG) --cflags libdw libelf zlib 2>/dev/null)
 
 # The btfids binary links libdw, libelf and zlib statically too (their .a
 # come with the same Debian -dev packages, libdw's with liblzma and libbz2
@@ -61,16 +81,56 @@ else
 BIN_LIBS := $(LIBS)
 endif
 
-$(LIBBPF_A):
+# Stamps, as kbuild's .cmd files: each holds the command line its targets
+# were built with and is rewritten (FORCE: checked on every make) only when
+# that line changes, so a changed CC, CFLAGS, LDFLAGS or LIBBPF_SRC (its
+# path, or the SOURCE in it) rebuilds everything it touches, not only what
+# is older than its source. Every object, library and binary depends on
+# the stamps of its compile and link lines.
+#   build/.cflags   the compile line of btfids/*.o, the tests and tools
+#   build/.ldflags  the link lines (LDFLAGS, LINK's libraries)
+#   build/.libbpf   libbpf.a's source and compiler
+# $(call stamp,TEXT) in a stamp's recipe: $@ holds TEXT, written if it differs
+streq = $(if $(subst x$(1),,x$(2))$(subst x$(2),,x$(1)),,y)
+stamp = $(if $(call streq,$(file <$@),$(1)),,$(shell mkdir -p $(@D))$(file >$@,$(1)))
+
+STAMP_CC := build/.cflags
+STAMP_LD := build/.ldflags
+STAMP_LIBBPF := build/.libbpf
+
+$(STAMP_CC): FORCE
+	@:$(call stamp,$(CC) $(CFLAGS))
+$(STAMP_LD): FORCE
+	@:$(call stamp,$(CC) $(LDFLAGS) | $(BIN_LIBS) | $(LIBS) | $(CHECK_LIBS))
+$(STAMP_LIBBPF): FORCE
+	@:$(call stamp,$(CC) $(LIBBPF_CFLAGS) $(LIBBPF_SRC) $(LIBBPF_FROM))
+
+# The libbpf source checked, then the BTF uapi header the objects would
+# compile against (btfids/btf_uapi.h): a wrong or old one stops the build
+# here, in one line, before libbpf or any object is built. Run on every
+# make (cheap), an order-only prerequisite: it rebuilds nothing itself.
+btf-uapi-check:
 	@test -f $(LIBBPF_SRC)/tools/lib/bpf/libbpf.map || { \
 		echo "make: no libbpf source in $(LIBBPF_SRC): run .ci/libbpf-src (or .ci/deps), or set LIBBPF_SRC" >&2; exit 1; }
 	@for f in tools/build/Makefile.include tools/scripts/Makefile.include tools/include \
 		  tools/arch scripts/bpf_doc.py include/uapi/linux/bpf.h; do \
 		test -e $(LIBBPF_SRC)/$$f || { echo "make: $(LIBBPF_SRC) has tools/lib/bpf but no $$f, which libbpf's build needs: a whole kernel tree, or .ci/libbpf-src" >&2; exit 1; }; \
 	done
-	@mkdir -p $(LIBBPF_OUT)
+	@$(CC) $(CFLAGS) -fsyntax-only -x c btfids/btf_uapi.h 2>/dev/null || { \
+		h=$$($(CC) $(CFLAGS) -M -MT x -x c btfids/btf_uapi.h 2>/dev/null | \
+		     tr -s ' \\' '\n\n' | grep -m1 '/linux/btf\.h$$'); \
+		echo "make: $${h:-no linux/btf.h found} is older than the BTF btfids reads (7.x: 7-bit kinds, layout section): set LIBBPF_SRC to a 7.x kernel tree (now $(LIBBPF_SRC)), or run .ci/libbpf-src" >&2; \
+		exit 1; }
+
+# libbpf.a and its installed headers: rebuilt from nothing when its stamp
+# changes (build/libbpf holds objects and headers of the old source).
+# CFLAGS= keeps a CFLAGS of the command line out of it: libbpf is built
+# with LIBBPF_CFLAGS, as kbuild builds it for resolve_btfids.
+$(LIBBPF_A): $(STAMP_LIBBPF) | btf-uapi-check
+	@rm -rf $(LIBBPF_OUT) && mkdir -p $(LIBBPF_OUT)
 	$(MAKE) -s -C $(LIBBPF_SRC)/tools/lib/bpf OUTPUT=$(LIBBPF_OUT)/ DESTDIR=$(LIBBPF_OUT) \
-		prefix= subdir= EXTRA_CFLAGS="-g -O2 -fPIC" $(LIBBPF_A) install_headers
+		prefix= subdir= CC="$(CC)" CFLAGS= EXTRA_CFLAGS="$(LIBBPF_CFLAGS)" \
+		$(LIBBPF_A) install_headers
 
 LIB_SRCS := $(filter-out btfids/main.c,$(wildcard btfids/*.c))
 LIB_OBJS := $(LIB_SRCS:.c=.o)
@@ -82,13 +142,16 @@ MAN_PAGES := $(MAN_SRCS:.scd=)
 
 all: btfids/btfids man btfids.pc
 
-btfids/btfids: btfids/main.o btfids/libbtfids.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(BIN_LIBS)
+btfids/btfids: btfids/main.o btfids/libbtfids.a $(LIBBPF_A) $(STAMP_LD)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ btfids/main.o btfids/libbtfids.a $(BIN_LIBS)
 
 btfids/libbtfids.a: $(LIB_OBJS)
+	@rm -f $@
 	$(AR) rcs $@ $^
 
-btfids/%.o: btfids/%.c $(HDRS) | $(LIBBPF_A)
+# libbpf.a a prerequisite: its new headers (build/libbpf/include) rebuild
+# every object
+btfids/%.o: btfids/%.c $(HDRS) $(STAMP_CC) $(LIBBPF_A) | btf-uapi-check
 	$(CC) $(CFLAGS) -c -o $@ $<
 
 include tests/tests.mk
@@ -128,7 +191,7 @@ clean: tests-clean
 	rm -f btfids/*.o btfids/libbtfids.a btfids/btfids btfids.pc $(MAN_PAGES)
 	rm -rf build
 
-.PHONY: all man install clean FORCE
+.PHONY: all man install clean btf-uapi-check FORCE
 
 # make sanitize: btfids and every Check suite built with ASan+UBSan under
 # tests/build/san, then the whole make check run against them.
@@ -138,18 +201,24 @@ SAN_FLAGS := -fno-omit-frame-pointer -fsanitize=address,undefined \
 SAN_CFLAGS := $(CFLAGS) $(SAN_FLAGS)
 SAN_OBJS  := $(LIB_SRCS:btfids/%.c=$(SAN_DIR)/%.o)
 SAN_TESTS := $(TEST_SRCS:tests/%.c=$(SAN_DIR)/%)
+SAN_STAMP := $(SAN_DIR)/.cflags
 
-$(SAN_DIR)/%.o: btfids/%.c $(HDRS) | $(LIBBPF_A)
+$(SAN_STAMP): FORCE
+	@:$(call stamp,$(CC) $(SAN_CFLAGS))
+
+$(SAN_DIR)/%.o: btfids/%.c $(HDRS) $(SAN_STAMP) $(LIBBPF_A) | btf-uapi-check
 	@mkdir -p $(SAN_DIR)
 	$(CC) $(SAN_CFLAGS) -c -o $@ $<
 
 $(SAN_DIR)/libbtfids.a: $(SAN_OBJS)
+	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(SAN_DIR)/btfids: $(SAN_DIR)/main.o $(SAN_DIR)/libbtfids.a
-	$(CC) $(SAN_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+$(SAN_DIR)/btfids: $(SAN_DIR)/main.o $(SAN_DIR)/libbtfids.a $(STAMP_LD)
+	$(CC) $(SAN_CFLAGS) $(LDFLAGS) -o $@ $(SAN_DIR)/main.o $(SAN_DIR)/libbtfids.a $(LIBS)
 
-$(SAN_DIR)/check_%: tests/check_%.c tests/testlib.c tests/testlib.h $(SAN_DIR)/libbtfids.a $(HDRS)
+$(SAN_DIR)/check_%: tests/check_%.c tests/testlib.c tests/testlib.h $(SAN_DIR)/libbtfids.a $(HDRS) \
+		    $(SAN_STAMP) $(STAMP_LD)
 	$(CC) $(SAN_CFLAGS) -Itests -o $@ $< tests/testlib.c $(SAN_DIR)/libbtfids.a $(CHECK_LIBS) $(LIBS)
 
 sanitize: $(SAN_DIR)/btfids $(SAN_TESTS) fixtures
@@ -176,20 +245,25 @@ FUZZ_CFLAGS  := $(FUZZ_FLAGS) -Wall -Werror -std=gnu11 -D_GNU_SOURCE -Iinclude -
 		-Itests/fuzz -I$(LIBBPF_INC) -I$(LIBBPF_SRC)/tools/include/uapi
 FUZZ_LIB_OBJS := $(LIB_SRCS:btfids/%.c=$(FUZZ_DIR)/obj/%.o)
 FUZZ_OBJS    := $(FUZZ_LIB_OBJS) $(FUZZ_DIR)/obj/fuzzlib.o
+FUZZ_STAMP   := $(FUZZ_DIR)/.cflags
+
+$(FUZZ_STAMP): FORCE
+	@:$(call stamp,$(FUZZ_CC) $(FUZZ_CFLAGS))
 
 # the library once, instrumented for libFuzzer, for every target
-$(FUZZ_LIB_OBJS): $(FUZZ_DIR)/obj/%.o: btfids/%.c $(FUZZ_HDRS) | $(LIBBPF_A)
+$(FUZZ_LIB_OBJS): $(FUZZ_DIR)/obj/%.o: btfids/%.c $(FUZZ_HDRS) $(FUZZ_STAMP) $(LIBBPF_A) | btf-uapi-check
 	@mkdir -p $(FUZZ_DIR)/obj
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
-$(FUZZ_DIR)/obj/fuzzlib.o: tests/fuzz/fuzzlib.c $(FUZZ_HDRS) | $(LIBBPF_A)
+$(FUZZ_DIR)/obj/fuzzlib.o: tests/fuzz/fuzzlib.c $(FUZZ_HDRS) $(FUZZ_STAMP) $(LIBBPF_A) | btf-uapi-check
 	@mkdir -p $(FUZZ_DIR)/obj
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
 # static patterns: tests/build/% of tests.mk would match too
 FUZZ_ALL     := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 
-$(FUZZ_ALL:%=$(FUZZ_DIR)/fuzz_%): $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS) $(FUZZ_HDRS) | $(LIBBPF_A)
+$(FUZZ_ALL:%=$(FUZZ_DIR)/fuzz_%): $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS) $(FUZZ_HDRS) \
+		$(FUZZ_STAMP) $(STAMP_LD) $(LIBBPF_A)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(LIBS)
 
 fuzz: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%) btfids/btfids fixtures
@@ -201,7 +275,8 @@ fuzz: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%) btfids/btfids fixtures
 REPLAY_DIR  := tests/build/replay
 REPLAY_BINS := $(FUZZ_ALL:%=$(REPLAY_DIR)/replay_%)
 
-$(REPLAY_BINS): $(REPLAY_DIR)/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzzlib.c $(SAN_DIR)/libbtfids.a $(FUZZ_HDRS)
+$(REPLAY_BINS): $(REPLAY_DIR)/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzzlib.c \
+		$(SAN_DIR)/libbtfids.a $(FUZZ_HDRS) $(SAN_STAMP) $(STAMP_LD)
 	@mkdir -p $(REPLAY_DIR)
 	$(CC) $(SAN_CFLAGS) -Itests/fuzz -o $@ $< tests/fuzz/replay.c tests/fuzz/fuzzlib.c \
 		$(SAN_DIR)/libbtfids.a $(LIBS)

@@ -5,6 +5,8 @@
 
 #include <stdio.h>
 
+#include "btf_uapi.h"	/* the 7.x <linux/btf.h>, or no build */
+
 /* Exit codes of the kernel's resolve_btfids (tools/lib/subcmd parse-options) */
 #define BTFIDS_EXIT_OK		0
 #define BTFIDS_EXIT_FAIL	255

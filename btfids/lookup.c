@@ -15,6 +15,8 @@
 #include <unistd.h>
 #include <bpf/libbpf.h>
 
+#include "btf_uapi.h"
+
 #include "btfids/lookup.h"
 #include "btfids/patch.h"
 #include "btfids/verify.h"

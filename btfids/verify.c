@@ -11,6 +11,8 @@
 #include <string.h>
 #include <linux/btf.h>
 
+#include "btf_uapi.h"
+
 #include "btfids/patch.h"
 #include "btfids/verify.h"
 
