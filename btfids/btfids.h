@@ -13,8 +13,9 @@
 #define BTFIDS_EXIT_USAGE	129
 
 /*
- * The verbs btfids adds (check, dump, models) exit as cmp(1) and diff(1):
- * 0 ok, 1 findings (check), 2 bad input or usage (btfids(1), EXIT STATUS).
+ * What btfids adds (check, dump, models, help, the mistyped-verb check)
+ * exits as cmp(1) and diff(1): 0 ok, 1 findings (check), 2 bad input or
+ * usage error (btfids(1), EXIT STATUS); resolve's usage errors are 129.
  */
 #define BTFIDS_EXIT_FINDINGS	1
 #define BTFIDS_EXIT_BAD		2

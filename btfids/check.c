@@ -961,7 +961,7 @@ int do_check(int argc, char **argv)
 	first = parse_args(argc, argv, &o, &fmt);
 	if (first <= 0) {
 		if (first < 0)
-			btfids_check_usage(stderr);
+			btfids_try_help("check");
 		return first < 0 ? CHECK_BAD : CHECK_CLEAN;
 	}
 	btfids_out_init(&o.out, fmt, NULL, NULL);

@@ -438,8 +438,8 @@ int do_dump(int argc, char **argv)
 	first = parse_args(argc, argv, &o, &fmt);
 	if (first <= 0) {
 		if (first < 0)
-			btfids_dump_usage(stderr);
-		return first < 0 ? 2 : 0;
+			btfids_try_help("dump");
+		return first < 0 ? BTFIDS_EXIT_BAD : BTFIDS_EXIT_OK;
 	}
 	btfids_out_init(&o.out, fmt, NULL, NULL);
 	if (btfids_out_load_base(&o.out, &o.rep, o.base_path, &o.base))

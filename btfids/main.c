@@ -12,6 +12,7 @@
 #include <bpf/libbpf.h>
 
 #include "btfids.h"
+#include "btfids/report.h"
 
 struct cmd {
 	const char *name;
@@ -45,12 +46,21 @@ static void list_verbs(FILE *f)
 		fprintf(f, " %s", cmds[i].name);
 }
 
-/* btfids help [VERB]: the overview, or VERB's --help; exit 0 (2: no such verb) */
-static int do_help(const char *verb)
+/*
+ * btfids help [VERB]: the overview, or VERB's --help; exit 0. No such verb,
+ * or more than one word, is a usage error of btfids' own: exit 2.
+ */
+static int do_help(int argc, char **argv)
 {
+	const char *verb = argc > 2 ? argv[2] : NULL;
 	const struct cmd *c = verb ? find_cmd(verb) : NULL;
 	size_t i;
 
+	if (argc > 3) {
+		fprintf(stderr, "btfids help: one VERB at a time\n");
+		btfids_try_help(NULL);
+		return BTFIDS_EXIT_BAD;
+	}
 	if (c) {
 		c->usage(stdout);
 		return BTFIDS_EXIT_OK;
@@ -59,6 +69,7 @@ static int do_help(const char *verb)
 		fprintf(stderr, "btfids help: no verb '%s' (verbs:", verb);
 		list_verbs(stderr);
 		fprintf(stderr, ")\n");
+		btfids_try_help(NULL);
 		return BTFIDS_EXIT_BAD;
 	}
 	printf("Usage: btfids [VERB] [OPTIONS] ELF...\n\n"
@@ -75,8 +86,9 @@ static int do_help(const char *verb)
 	       "Verbs (btfids help VERB, or btfids VERB --help, for each):\n");
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		printf("  %-10s %s\n", cmds[i].name, cmds[i].help);
-	printf("\nExit status: resolve keeps the kernel tool's (0 ok, 255 failure, 129 usage\n"
-	       "error); check, dump and models: 0 ok, 1 findings (check), 2 bad input or usage.\n");
+	printf("\nExit status: resolve keeps the kernel tool's: 0 ok, 255 failure, 129 usage\n"
+	       "error. check, dump, models, help and a mistyped verb: 0 ok, 1 findings\n"
+	       "(check), 2 bad input or usage error.\n");
 	return BTFIDS_EXIT_OK;
 }
 
@@ -84,10 +96,10 @@ int main(int argc, char **argv)
 {
 	const struct cmd *c;
 
-	if (argc >= 2 && argc <= 3 && !strcmp(argv[1], "help"))
-		return do_help(argc == 3 ? argv[2] : NULL);
+	if (argc >= 2 && !strcmp(argv[1], "help"))
+		return do_help(argc, argv);
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
-		return do_help(NULL);
+		return do_help(argc, argv);
 	if (argc == 2 && !strcmp(argv[1], "--version")) {
 		printf("btfids %s (libbpf %u.%u, built from %s)\n", BTFIDS_VERSION,
 		       libbpf_major_version(), libbpf_minor_version(), BTFIDS_LIBBPF_FROM);
@@ -99,13 +111,15 @@ int main(int argc, char **argv)
 	/*
 	 * "btfids chek vmlinux" must not resolve vmlinux in place: a first word
 	 * that is neither an option nor a file, with more to follow, is a
-	 * mistyped verb.
+	 * mistyped verb, a usage error of btfids' own (2, as "help chek"); the
+	 * rest is resolve's command line, the kernel tool's (129).
 	 */
 	if (argc > 2 && argv[1][0] != '-' && access(argv[1], F_OK)) {
 		fprintf(stderr, "btfids: '%s' is neither a verb nor a file (verbs:", argv[1]);
 		list_verbs(stderr);
 		fprintf(stderr, "); nothing was changed\n");
-		return BTFIDS_EXIT_USAGE;
+		btfids_try_help(NULL);
+		return BTFIDS_EXIT_BAD;
 	}
 	return do_resolve(argc, argv);
 }

@@ -337,13 +337,13 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* A usage error: its line, then the usage. Returns the exit status. */
+/* A usage error: its line, then where the help is. Returns the exit status. */
 static int usage_err(const char *fmt, const char *arg)
 {
 	fputs("btfids models: ", stderr);
 	fprintf(stderr, fmt, arg);
 	fputc('\n', stderr);
-	btfids_models_usage(stderr);
+	btfids_try_help("models");
 	return BTFIDS_EXIT_BAD;
 }
 
@@ -405,7 +405,7 @@ static int parse_args(int argc, char **argv, struct models_opts *o)
 	if (argc - optind != 1)
 		return usage_err("%s", argc == optind ? "no ELF file given" : "one file at a time");
 	if (o->arch && btfids_arch_from_name(o->arch, &(struct btfids_target_arch){}))
-		return usage_err("unknown --arch %s (the targets are listed below)", o->arch);
+		return usage_err("unknown --arch %s (--help lists the targets)", o->arch);
 	if (o->kernel_str && !o->all)
 		return usage_err("%s", "--kernel only with --all (stored tables are read back as they are)");
 	if (o->kernel_str && btfids_kernel_from_str(o->kernel_str, &o->kernel))

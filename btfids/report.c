@@ -23,6 +23,12 @@ void btfids_err(struct btfids_report *r, const char *file, const char *fmt, ...)
 	fputc('\n', f);
 }
 
+void btfids_try_help(const char *verb)
+{
+	fprintf(stderr, "Try 'btfids%s%s --help' for more information.\n",
+		verb ? " " : "", verb ? verb : "");
+}
+
 void btfids_warn(struct btfids_report *r, const char *fmt, ...)
 {
 	FILE *f = report_out(r);

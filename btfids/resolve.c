@@ -812,7 +812,7 @@ int do_resolve(int argc, char **argv)
 
 	first = parse_args(argc, argv, &o);
 	if (first < 0) {
-		btfids_resolve_usage(stderr);
+		btfids_try_help(NULL);
 		return BTFIDS_EXIT_USAGE;
 	}
 	if (o.patch_blob)

@@ -482,13 +482,17 @@ START_TEST(t_usage)
 
 	ck_assert_int_eq(TL_RUN(&err), 129);
 	free(err);
+	/* resolve's usage errors: 129, what was wrong and the help, not the usage */
 	ck_assert_int_eq(TL_RUN(&err, "--no-such-option", "x"), 129);
+	ck_assert_str_eq(err, "btfids: unknown option --no-such-option\n"
+			 "Try 'btfids --help' for more information.\n");
 	free(err);
 	ck_assert_int_eq(TL_RUN(&err, "--btf"), 129);
 	free(err);
 	ck_assert_int_eq(TL_RUN(&err, "-o", "/tmp/x", "--patch_btfids", "blob", "elf"), 129);
 	free(err);
-	ck_assert_int_eq(TL_RUN(&err, "chek", "/nonexistent/vmlinux"), 129);
+	/* a mistyped verb is btfids' own usage error: 2, as "help chek" */
+	ck_assert_int_eq(TL_RUN(&err, "chek", "/nonexistent/vmlinux"), 2);
 	ck_assert_ptr_nonnull(strstr(err, "'chek' is neither a verb nor a file"));
 	free(err);
 	ck_assert_int_eq(TL_RUN(&err, "/nonexistent/vmlinux"), 255);

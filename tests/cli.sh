@@ -3,8 +3,9 @@
 # lists are the ones its man page's OPTIONS and the bash completion list;
 # "btfids help VERB" and "btfids VERB --help" print the same text for every
 # verb; the exit-status rule of btfids(1) (resolve keeps the kernel tool's
-# 0/255/129, check, dump and models exit 0/1/2), asserted on usage errors
-# and bad input of each verb; an option without its value names the value
+# 0/255/129, check, dump, models, help and a mistyped verb exit 0/1/2),
+# asserted on usage errors and bad input of each verb; a usage error is
+# two lines, never the whole usage; an option without its value names the value
 # --help names (--kernel RELEASE); --distill_base in the 6.x flow is said
 # to be ignored (on Debian's 6.12 module, skipped without it).
 # Ends with "cli: N passed, N failed".
@@ -51,6 +52,47 @@ else
 	bad "btfids help nosuch: exit $rc: $(head -1 "$tmp/err")"
 fi
 
+# usage errors (issue 40): the status of the command line they are errors
+# of (resolve's 129, the kernel tool's; 2 for the rest: the verbs, help, a
+# mistyped verb), and two lines, what was wrong and where the help is,
+# never the whole usage; nothing on stdout
+usage() {	# WANT MESSAGE HELP ARGS...: HELP the Try line's command
+	local want=$1 msg=$2 help=$3 rc
+	shift 3
+	"$B" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?
+	if [ "$rc" = "$want" ] && [ "$(wc -l <"$tmp/err")" = 2 ] && [ ! -s "$tmp/out" ] &&
+	   head -1 "$tmp/err" | grep -q -- "$msg" &&
+	   [ "$(sed -n 2p "$tmp/err")" = "Try '$help --help' for more information." ]; then
+		ok "btfids $*: exit $rc, $(head -1 "$tmp/err" | sed "s|$tmp/||g")"
+	else
+		bad "btfids $*: exit $rc (want $want), $(wc -l <"$tmp/err") lines (want 2: '$msg', Try '$help --help'), $(wc -l <"$tmp/out") on stdout: $(head -3 "$tmp/err" | tr '\n' '|')"
+	fi
+}
+echo hello >"$tmp/text"
+usage 2 "btfids help: no verb 'chek' (verbs: resolve check dump models)" btfids help chek
+usage 2 "btfids help: one VERB at a time" btfids help check dump
+usage 2 "btfids: 'chek' is neither a verb nor a file" btfids chek "$tmp/text" "$tmp/text"
+usage 129 "btfids: unknown option --chek" btfids --chek
+usage 129 "btfids: unknown option --chek" btfids --chek "$tmp/text"
+usage 129 "btfids: unknown option --chek" btfids resolve --chek "$tmp/text"
+usage 129 "btfids: no ELF file given" btfids
+usage 129 "btfids: option --btf needs a FILE" btfids "$tmp/text" --btf
+usage 129 "btfids: -o and --patch_btfids take exactly one ELF file" btfids -o "$tmp/out.o" "$tmp/text" "$tmp/text"
+for v in check dump models; do
+	usage 2 "btfids $v: unknown option --chek" "btfids $v" "$v" --chek "$tmp/text"
+	usage 2 "btfids $v: no ELF file given" "btfids $v" "$v"
+done
+usage 2 "btfids check: unknown format 'xml'" "btfids check" check --format=xml "$tmp/text"
+usage 2 "btfids models: unknown --arch vax" "btfids models" models --all --arch vax "$tmp/text"
+usage 2 "btfids models: --kernel only with --all" "btfids models" models --kernel 7.3 "$tmp/text"
+# a nonexistent file is bad input, not a mistyped verb, when it is alone
+status_mistyped=$("$B" chek 2>&1 >/dev/null; echo "rc=$?")
+if [ "${status_mistyped##*rc=}" = 255 ] && echo "$status_mistyped" | grep -q "^FAILED chek: "; then
+	ok "btfids chek (one word, no such file): resolve's FAILED, exit 255, as the kernel tool"
+else
+	bad "btfids chek: $(echo "$status_mistyped" | tr '\n' '|')"
+fi
+
 # exit status: the rule of btfids(1), EXIT STATUS
 status() {	# WANT WHAT ARGS...
 	local want=$1 what=$2 rc
@@ -59,7 +101,6 @@ status() {	# WANT WHAT ARGS...
 	if [ "$rc" = "$want" ]; then ok "$what: exit $rc"; else
 		bad "$what: exit $rc, want $want ($(head -1 "$tmp/err"))"; fi
 }
-echo hello >"$tmp/text"
 status 129 "resolve, unknown option" --no-such-option "$tmp/text"
 status 129 "resolve, no ELF" -v
 status 255 "resolve, a text file" "$tmp/text"

@@ -28,5 +28,11 @@ void btfids_warn(struct btfids_report *r, const char *fmt, ...) BTFIDS_PRINTF(2,
 /* Printed only when r->verbose >= level. */
 void btfids_dbg(struct btfids_report *r, int level, const char *fmt, ...)
 	BTFIDS_PRINTF(3, 4);
+/*
+ * After a usage error's own line: "Try 'btfids VERB --help' for more
+ * information." on stderr (VERB NULL: 'btfids --help'). A usage error is
+ * those two lines, never the whole usage (btfids(1), EXIT STATUS).
+ */
+void btfids_try_help(const char *verb);
 
 #endif /* _BTFIDS_REPORT_H */
