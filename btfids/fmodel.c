@@ -332,7 +332,7 @@ static bool is_struct(const struct btfids_fmodel *m, unsigned int i)
 
 /*
  * Each arch below was checked against its v6.18-era JIT (table in
- * README.md, "Trampoline tables"); the function named is the one whose
+ * docs/design.md, "Trampoline models"); the function named is the one whose
  * refusals and loads the code follows.
  *
  * x86_64: arch/x86/net/bpf_jit_comp.c, __arch_prepare_bpf_trampoline():

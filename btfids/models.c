@@ -17,7 +17,7 @@
  *       each line also has "class".
  *
  * One JSON object a line, written by the one JSON writer (json.c); the
- * schema is fixed (README, "Trampoline tables"): name, id, attachable,
+ * schema is fixed (btfids-models(1)): name, id, attachable,
  * then reason when not attachable, then the model (nr_args, ret_size,
  * ret_flags, arg_size, arg_flags, slots) when it was distilled, then loc
  * when attachable.

@@ -481,7 +481,7 @@ static int load_base(struct resolve_opts *o)
 
 /*
  * A failed run: outputs of an earlier 7.x run would be stale (kbuild links
- * or patches in whatever <ELF>.BTF* it finds; README, "The 7.x flow"). They
+ * or patches in whatever <ELF>.BTF* it finds; docs/design.md, "Guarantees"). They
  * go unless the run is known to be 6.x: by the ELF's release, or, when the
  * ELF could not be read or classified, by --kernel.
  */

@@ -16,7 +16,7 @@ tests/check_check.c to compare with what it expects:
   error:  ERROR <file> <message>
 
 Exits non-zero (with the reason) if a line is not JSON or a member the
-README's schema promises is missing.
+schema of btfids-check(1) or btfids-dump(1) promises is missing.
 """
 import json
 import sys

@@ -11,7 +11,7 @@
 # with the object's own .BTF, --btf raw or ELF, and split on -b; the bad
 # objects the kernel tool handles sanely; usage errors; and, when cached,
 # the real Debian kernels (vmlinux of amd64 and s390x, 7 amd64 modules)
-# cleared by mkunresolved. Deliberate differences (README "Robustness")
+# cleared by mkunresolved. Deliberate differences (docs/upstream.md)
 # are not cases here.
 #
 # Ends with "differential: N passed, N failed" or "differential: skipped (...)".

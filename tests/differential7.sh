@@ -14,7 +14,7 @@
 # flags: 7.3 fails), module7 split on image7, and the 6.x-era image and
 # module (with and without --distill_base; module7 names a base type its
 # types do not use, where btfids does better with --distill_base: flow7.sh). Deliberate differences
-# (README "The 7.x flow") are tests/flow7.sh's, not cases here.
+# (docs/upstream.md) are tests/flow7.sh's, not cases here.
 #
 # Ends with "differential7: N passed, N failed" or "differential7: skipped (...)".
 set -uo pipefail

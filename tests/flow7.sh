@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # flow7.sh - the 7.x flow where btfids does better than the kernel's tool
-# (README, "The 7.x flow"), each asserted against an independent reference:
+# (docs/upstream.md, the 7.x tool's bugs), each asserted against an independent reference:
 #   - Debian's own 7.x kernels (../shared/realdata): vmlinux (amd64, s390x)
 #     and modules cleared with mkunresolved, run with their own final .BTF
 #     as --btf, give back Debian's .BTF_ids and .BTF byte for byte (the 7.2

@@ -19,7 +19,7 @@ With BTFIDS_JSONL (`btfids models --all VMLINUX`), compares every field
 (attachable, reason, nr_args, ret_size, ret_flags, arg_size, arg_flags,
 slots, loc) and prints "models61: <arch>: N functions, D differ" and the
 first differences by category; exit 1 when any differ. The reason names
-are btfids' (README "Trampoline tables"): the x86-64 -ENOTSUPP, a count of
+are btfids' (btfids-models(1)): the x86-64 -ENOTSUPP, a count of
 8-byte slots, is too-many-slots; arm64's is arch-too-many-args or
 struct-arg.
 Uses ../shared/realdata/btf.py and btfids_elf.py (standard library only).

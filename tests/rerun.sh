@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # rerun.sh - btfids on a finished kernel: Debian's own final vmlinux and
 # modules, 6.12 and 7.x, as a packaging step or a developer checking a
-# build runs it (README, "Use": idempotent). Each is checked against
+# build runs it (docs/design.md, "Guarantees": idempotent). Each is checked against
 # Debian's bytes (objcopy's dump of the image's own sections), never
 # against btfids' own earlier output:
 #   - resolve, run twice on a final 7.x vmlinux and a module (no --btf: the

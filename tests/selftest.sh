@@ -5,7 +5,7 @@
 # with a stand-in test_progs.h (tests/selftest/), the way a user building the
 # selftests with RESOLVE_BTFIDS=btfids gets them. btfids has no --kernel here:
 # it must tell from the test object alone which flow the tree expects
-# (README "The 7.x flow": the kernel tree its debug info names).
+# (docs/design.md, "Which flow": the kernel tree its debug info names).
 #
 # For each tree (6.1 6.12 7.2 7.3, or $BTFIDS_SELFTEST_TREES):
 #   - its tools part from Debian's linux-source-VERSION (.ci/kernel-src:

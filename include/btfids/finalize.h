@@ -8,7 +8,7 @@
  *      BTF moved onto a distilled base of the base types it refers to; a
  *      base STRUCT, UNION or TYPEDEF that a slot names and the module's
  *      types do not use is kept too (a pointer to it is added first; the
- *      kernel tool leaves such a slot 0: README, "Distilled base");
+ *      kernel tool leaves such a slot 0: docs/design.md, "Guarantees");
  *   3. sort by name: every type of the object's own part (all of vmlinux,
  *      type 0 included; the split part of a module), strcmp() of the names,
  *      anonymous ("") first, ties by original ID, applied with

@@ -7,8 +7,8 @@
  *
  * Stored: struct btf_tramp_class of tramp.h, 56 bytes of u8 fields (no
  * byte order): a v2 table's class, and a v1 entry after its btf_id.
- * Printed: one JSON Lines object, the schema of README "Trampoline
- * tables": name, id, [class], attachable, then reason when not
+ * Printed: one JSON Lines object, the schema of btfids-models(1): name,
+ * id, [class], attachable, then reason when not
  * attachable, the model (nr_args, ret_size, ret_flags, arg_size,
  * arg_flags, slots) when it was distilled, and loc when attachable.
  */
