@@ -18,10 +18,11 @@ PCDIR	?= $(DATADIR)/pkgconfig
 COMPLETIONDIR ?= $(DATADIR)/bash-completion/completions
 SCDOC	?= scdoc
 
-# override: the flags btfids needs are added to a CFLAGS given on the
-# command line too (make CFLAGS=-O1), not replaced by it
+# CFLAGS is the user's (environment or command line: make CFLAGS=-O1),
+# left as given, so that a make run from a recipe (tests/install.sh) sees
+# the same; ALL_CFLAGS adds what btfids needs, and the recipes use it.
 CFLAGS	?= -O2 -g
-override CFLAGS += -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE -Iinclude -Ibtfids
+ALL_CFLAGS := $(CFLAGS) -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE -Iinclude -Ibtfids
 
 # libbpf: the kernel's own (tools/lib/bpf of a 7.x tree: libbpf 1.8, with
 # btf__permute, btf__distill_base, decl attrs and BTF layout), built here as
@@ -54,13 +55,13 @@ LIBBPF_A   := $(LIBBPF_OUT)/libbpf.a
 LIBBPF_INC := $(LIBBPF_OUT)/include
 LIBBPF_FROM := $(shell cat $(LIBBPF_SRC)/SOURCE 2>/dev/null || echo $(LIBBPF_SRC))
 LIBBPF_CFLAGS := -g -O2 -fPIC
-override CFLAGS += -I$(LIBBPF_INC) -I$(LIBBPF_SRC)/tools/include/uapi \
+ALL_CFLAGS += -I$(LIBBPF_INC) -I$(LIBBPF_SRC)/tools/include/uapi \
 	   -DBTFIDS_LIBBPF_FROM='"$(LIBBPF_FROM)"'
 
 # libdw (elfutils, as libelf): the DWARF of an object without a release
 # (btfids/srctree.c)
 LIBS	:= $(LIBBPF_A) $(shell $(PKG_CONFIG) --libs libdw libelf zlib 2>/dev/null || echo -ldw -lelf -lz)
-override CFLAGS += $(shell $(PKG_CONFIG) --cflags libdw libelf zlib 2>/dev/null)
+ALL_CFLAGS += $(shell $(PKG_CONFIG) --cflags libdw libelf zlib 2>/dev/null)
 
 # The btfids binary links libdw, libelf and zlib statically too (their .a
 # come with the same Debian -dev packages, libdw's with liblzma and libbz2
@@ -99,7 +100,7 @@ STAMP_LD := build/.ldflags
 STAMP_LIBBPF := build/.libbpf
 
 $(STAMP_CC): FORCE
-	@:$(call stamp,$(CC) $(CFLAGS))
+	@:$(call stamp,$(CC) $(ALL_CFLAGS))
 $(STAMP_LD): FORCE
 	@:$(call stamp,$(CC) $(LDFLAGS) | $(BIN_LIBS) | $(LIBS) | $(CHECK_LIBS))
 $(STAMP_LIBBPF): FORCE
@@ -116,8 +117,8 @@ btf-uapi-check:
 		  tools/arch scripts/bpf_doc.py include/uapi/linux/bpf.h; do \
 		test -e $(LIBBPF_SRC)/$$f || { echo "make: $(LIBBPF_SRC) has tools/lib/bpf but no $$f, which libbpf's build needs: a whole kernel tree, or .ci/libbpf-src" >&2; exit 1; }; \
 	done
-	@$(CC) $(CFLAGS) -fsyntax-only -x c btfids/btf_uapi.h 2>/dev/null || { \
-		h=$$($(CC) $(CFLAGS) -M -MT x -x c btfids/btf_uapi.h 2>/dev/null | \
+	@$(CC) $(ALL_CFLAGS) -fsyntax-only -x c btfids/btf_uapi.h 2>/dev/null || { \
+		h=$$($(CC) $(ALL_CFLAGS) -M -MT x -x c btfids/btf_uapi.h 2>/dev/null | \
 		     tr -s ' \\' '\n\n' | grep -m1 '/linux/btf\.h$$'); \
 		echo "make: $${h:-no linux/btf.h found} is older than the BTF btfids reads (7.x: 7-bit kinds, layout section): set LIBBPF_SRC to a 7.x kernel tree (now $(LIBBPF_SRC)), or run .ci/libbpf-src" >&2; \
 		exit 1; }
@@ -143,7 +144,7 @@ MAN_PAGES := $(MAN_SRCS:.scd=)
 all: btfids/btfids man btfids.pc
 
 btfids/btfids: btfids/main.o btfids/libbtfids.a $(LIBBPF_A) $(STAMP_LD)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ btfids/main.o btfids/libbtfids.a $(BIN_LIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ btfids/main.o btfids/libbtfids.a $(BIN_LIBS)
 
 btfids/libbtfids.a: $(LIB_OBJS)
 	@rm -f $@
@@ -152,7 +153,7 @@ btfids/libbtfids.a: $(LIB_OBJS)
 # libbpf.a a prerequisite: its new headers (build/libbpf/include) rebuild
 # every object
 btfids/%.o: btfids/%.c $(HDRS) $(STAMP_CC) $(LIBBPF_A) | btf-uapi-check
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 include tests/tests.mk
 
@@ -198,7 +199,7 @@ clean: tests-clean
 SAN_DIR	  := tests/build/san
 SAN_FLAGS := -fno-omit-frame-pointer -fsanitize=address,undefined \
 	     -fno-sanitize-recover=all
-SAN_CFLAGS := $(CFLAGS) $(SAN_FLAGS)
+SAN_CFLAGS := $(ALL_CFLAGS) $(SAN_FLAGS)
 SAN_OBJS  := $(LIB_SRCS:btfids/%.c=$(SAN_DIR)/%.o)
 SAN_TESTS := $(TEST_SRCS:tests/%.c=$(SAN_DIR)/%)
 SAN_STAMP := $(SAN_DIR)/.cflags

@@ -8,7 +8,8 @@
 #     and libbpf's installed headers rebuilt (a new source path);
 #   - a make with nothing changed, or LIBBPF_SRC the same folder by a
 #     relative path, rebuilds nothing;
-#   - a changed CFLAGS rebuilds every object of btfids, not libbpf;
+#   - a changed CFLAGS rebuilds every object of btfids, not libbpf; the
+#     same CFLAGS from the environment, in a make run by make, nothing;
 #   - LIBBPF_SRC=~user/... is refused in one line;
 #   - a LIBBPF_SRC whose tools/include/uapi/linux/btf.h is older than 7.x
 #     (Debian 12's /usr/include/linux/btf.h) stops the build in one line
@@ -119,6 +120,16 @@ if mk cflags LIBBPF_SRC="$tmp/home/lsrc" CFLAGS="-O1 -g" && "$T/btfids/btfids" -
 else
 	bad "make CFLAGS=\"-O1 -g\" failed: $(tail -3 "$tmp/log.cflags")"
 fi
+
+# the same CFLAGS from the environment, and a make run from a recipe (as
+# tests/install.sh runs from make check): the same compile line, nothing
+# rebuilt (the Makefile leaves CFLAGS as given: no flags added twice)
+mark
+CFLAGS="-O1 -g" make -C "$T" --no-print-directory LIBBPF_SRC="$tmp/home/lsrc" \
+	--eval 'nested: ; @$(MAKE) --no-print-directory -j2 btfids/btfids' nested >"$tmp/log.nested" 2>&1
+f=$(fresh)
+if [ -z "$f" ]; then ok "CFLAGS=\"-O1 -g\" from the environment, make within make: nothing rebuilt"; else
+	bad "CFLAGS from the environment, make within make rebuilt $(echo "$f" | n): $(echo "$f" | list)"; fi
 
 # ~user: make cannot expand it; one line, nothing built
 mark

@@ -11,12 +11,12 @@ TEST_BINS  := $(TEST_SRCS:tests/%.c=tests/build/%)
 tests/build/%: tests/%.c tests/testlib.c tests/testlib.h btfids/libbtfids.a $(HDRS) \
 		$(STAMP_CC) $(STAMP_LD) $(LIBBPF_A)
 	@mkdir -p tests/build
-	$(CC) $(CFLAGS) -Itests -o $@ $< tests/testlib.c btfids/libbtfids.a $(CHECK_LIBS) $(LIBS)
+	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< tests/testlib.c btfids/libbtfids.a $(CHECK_LIBS) $(LIBS)
 
 # kfunc_tags: a host tool adding the decl tags pahole >= 1.27 would (build.sh)
 tests/build/kfunc_tags: tests/fixtures/kfunc_tags.c $(STAMP_CC) $(STAMP_LD) $(LIBBPF_A) | btf-uapi-check
 	@mkdir -p tests/build
-	$(CC) $(CFLAGS) -o $@ $< $(LIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBS)
 
 fixtures: tests/build/kfunc_tags
 	KFUNC_TAGS=$(CURDIR)/tests/build/kfunc_tags tests/fixtures/build-all.sh tests/build/fixtures
