@@ -66,7 +66,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 # relink with btfids under the tree's lock, keep a copy of vmlinux and the image
 if ! (flock -w "$(emu_secs 1800)" 9 || exit 1
-      BTFIDS_KBUILD=$D BTFIDS_KBUILD_KERNEL=7.3 BTFIDS_KBUILD_ARCH=$arch "$R/kbuild-tiny" "$B" >/dev/null &&
+      relink_kbuild "$D" 7.3 "$arch" &&
       cp "$T/vmlinux" "$tmp/vmlinux" && cp "$T/$img" "$tmp/image") 9>"$D/.relink-7.3.lock" 2>"$tmp/err"; then
 	bad "kbuild relink with RESOLVE_BTFIDS=btfids: $(tail -1 "$tmp/err")"
 	finish

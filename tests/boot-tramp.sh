@@ -74,9 +74,10 @@ tt() { python3 "$S/tramp_table.py" "$@"; }
 t0=$SECONDS
 if ! (flock -w "$(emu_secs 1800)" 9 || exit 1
       echo $SECONDS >"$tmp/locked"
-      BTFIDS_KBUILD=$DP BTFIDS_KBUILD_KERNEL=7.3 "$R/kbuild-tiny" "$B" >/dev/null || exit 1
-      cp "$T/vmlinux" "$tmp/vmlinux" && cp "$T/arch/x86/boot/bzImage" "$tmp/bzImage" || exit 1
-      trap 'cp "$tmp/vmlinux" "$T/vmlinux"; cp "$tmp/bzImage" "$T/arch/x86/boot/bzImage"' EXIT
+      relink_kbuild "$DP" 7.3 || exit 1
+      # cp -p: put back as they were, the next boot reuses the relink (relink_kbuild)
+      cp -p "$T/vmlinux" "$tmp/vmlinux" && cp -p "$T/arch/x86/boot/bzImage" "$tmp/bzImage" || exit 1
+      trap 'cp -p "$tmp/vmlinux" "$T/vmlinux"; cp -p "$tmp/bzImage" "$T/arch/x86/boot/bzImage"' EXIT
       tt list "$tmp/vmlinux" "$tmp/tramp.txt" >"$tmp/table" || exit 1
       read -r _ _ _ _ _ _ pc _ <"$tmp/table" && [ -n "$pc" ] && [ "$pc" != None ] || exit 1
       echo "$pc" >"$tmp/probe.txt"

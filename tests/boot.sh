@@ -158,7 +158,7 @@ else
 	# one relink of the shared tree at a time (tests/kbuild.sh takes the same
 	# lock); our copies of vmlinux and bzImage outlive the next relink
 	if ! (flock -w "$(emu_secs 900)" 9 || exit 1
-	      BTFIDS_KBUILD=$D BTFIDS_KBUILD_KERNEL=$V BTFIDS_KBUILD_ARCH=$arch "$R/kbuild-tiny" "$B" >/dev/null &&
+	      relink_kbuild "$D" "$V" $([ $arch = x86_64 ] || echo $arch) &&
 	      cp "$T/vmlinux" "$tmp/vmlinux" && cp "$T/$img" "$tmp/bzImage"
 	     ) 9>"$D/.relink-$V.lock" 2>"$tmp/err"; then
 		echo "boot: $V FAILED (relink with RESOLVE_BTFIDS=btfids: $(tail -1 "$tmp/err"))"

@@ -89,7 +89,7 @@ relink_patched() {
 	local d=$1
 	shift
 	(flock -w "$(emu_secs 1800)" 9 || exit 1
-	 BTFIDS_KBUILD=$DP BTFIDS_KBUILD_KERNEL=7.3 "$R/kbuild-tiny" "$B" >/dev/null || exit 1
+	 relink_kbuild "$DP" 7.3 || exit 1
 	 cp "$T/vmlinux" "$d/vmlinux" && cp "$T/arch/x86/boot/bzImage" "$d/bzImage" || exit 1
 	 [ $# = 0 ] || "$@"
 	) 9>"$DP/.relink-7.3.lock"

@@ -25,3 +25,27 @@ kbuild_dir() {
 		echo "$d"
 	fi
 }
+
+# relink_kbuild DIR V [ARCH]: kbuild-tiny's relink of DIR's linux-source-V
+# tree (-ARCH for a cross tree) with RESOLVE_BTFIDS=$B; the caller holds the
+# tree's relink lock. Skipped when the tree's vmlinux and image are already
+# such a relink's: the same btfids (sha256), and neither it (kbuild relinks
+# vmlinux when RESOLVE_BTFIDS is newer) nor those files touched since
+# (DIR/.btfids-relink-V), so the boots of one make check share one relink;
+# anything else that builds the tree (tests/kbuild.sh, tests/annotate.sh)
+# touches vmlinux and so forces the next one. Errors on stderr.
+relink_kbuild() {
+	local d=$1 v=$2 arch=${3:-x86_64} t img stamp
+
+	t=$d/linux-source-$v img=arch/x86/boot/bzImage
+	case $arch in
+	arm64) t=$t-arm64 img=arch/arm64/boot/Image ;;
+	s390) t=$t-s390 img=arch/s390/boot/bzImage ;;
+	esac
+	stamp=$d/.btfids-relink-$v${3:+-$arch}
+	_relink_state() { echo "$(sha256sum <"$B" | cut -d' ' -f1) $(stat -c %y "$B" "$t/vmlinux" "$t/$img" 2>/dev/null | tr '\n' ' ')"; }
+	[ -f "$stamp" ] && [ "$(cat "$stamp")" = "$(_relink_state)" ] && return 0
+	rm -f "$stamp"
+	BTFIDS_KBUILD=$d BTFIDS_KBUILD_KERNEL=$v BTFIDS_KBUILD_ARCH=$arch "$R/kbuild-tiny" "$B" >/dev/null || return 1
+	_relink_state >"$stamp"
+}
