@@ -33,6 +33,8 @@
 #   BTFIDS_STRESS_MODE     --stress: on or off, that mode only (default both)
 #   BTFIDS_STRESS_OFF_ROUNDS --stress: rounds with sharing off (default as
 #                          many; they start at the halves: share_stress.c)
+#   BTFIDS_STRESS_OFF_EVERY --stress: sharing off takes every N-th of a
+#                          round's functions (default 1; make check 8)
 #   BTFIDS_BOOT_LOG        keep the serial log in this file
 #   BTFIDS_BOOT_APPEND     more kernel command line (loglevel=5 shows WARNINGs)
 #   BTFIDS_BOOT_BZIMAGE    boot this bzImage, with BTFIDS_BOOT_VMLINUX its
@@ -42,6 +44,10 @@
 #                          tests/debug-boots.sh: a KASAN and lockdep kernel
 #                          under TCG takes 30 minutes for one link over every
 #                          function); the stress's 10,000 functions then 1
+#   BTFIDS_SHARE_OFF_EVERY N: the proof with sharing off over every N-th
+#                          function and the driven ones only (default 1;
+#                          make check 8: mainline's image a function is most
+#                          of the boot under TCG)
 #   BTFIDS_QEMU_EXTRA      more qemu options (-d int -D FILE: the faults)
 #   QEMU                   default qemu-system-x86_64
 set -uo pipefail
@@ -212,7 +218,15 @@ gic=$(boot_gic "$T") || { bad "no gen_init_cpio in $T"; finish; }
 extra=()
 [ -n "$bench" ] && { touch "$tmp/empty"; extra=("/share-bench=$tmp/empty"); }
 [ -f "$tmp/btfids_klp.ko" ] && extra=("/btfids_klp.ko=$tmp/btfids_klp.ko")
-[ -n "$stress" ] && { echo "$ROUNDS ${BTFIDS_STRESS_MODE:-both} $OFF_ROUNDS ${BTFIDS_STRESS_FIRST:-0}" >"$tmp/rounds"; extra=("/share-stress=$tmp/rounds"); }
+[ -n "$stress" ] && { echo "$ROUNDS ${BTFIDS_STRESS_MODE:-both} $OFF_ROUNDS ${BTFIDS_STRESS_FIRST:-0} ${BTFIDS_STRESS_OFF_EVERY:-1}" >"$tmp/rounds"; extra=("/share-stress=$tmp/rounds"); }
+# make check: the proof with sharing off (mainline's image a function) over
+# every OFF_EVERY-th function and the driven ones (share_proof.c); make
+# check-full (BTFIDS_CHECK_FULL=1) and a script run alone: every function
+OFF_EVERY=${BTFIDS_SHARE_OFF_EVERY:-1}
+if [ -z "$stress$bench" ] && [ "$OFF_EVERY" -gt 1 ]; then
+	echo "$OFF_EVERY" >"$tmp/off-every"
+	extra+=("/share-off-every=$tmp/off-every")
+fi
 boot_cpio "$gic" "/init=$tmp/init" "/ids.bpf.o=$tmp/ids.bpf.o" "/share.bpf.o=$tmp/share.bpf.o" \
 	"/funcs.txt=$tmp/funcs.txt" "${extra[@]}" >"$tmp/initrd.cpio" || { bad "gen_init_cpio"; finish; }
 
@@ -279,6 +293,8 @@ elif [ -n "$stress" ]; then
 		sl=$(stress_line "$L" "$rel" "$mode")
 		echo "$sl"
 		least='[1-9][0-9]{4,}'
+		# sharing off over every BTFIDS_STRESS_OFF_EVERY-th: thousands
+		[ "$mode" = on ] || [ "${BTFIDS_STRESS_OFF_EVERY:-1}" -le 1 ] || least='[1-9][0-9]{3,}'
 		[ "$EVERY" = 1 ] || least='[1-9][0-9]*'
 		if echo "$sl" | grep -qE "^stress: [1-9][0-9]* rounds, $least functions, fentry\\+fexit\\+kprobe_multi at once, ([2-9]|[1-9][0-9]+) cpus, sharing (on|off): 0 oopses, 0 warnings, memory [+-]?[0-9.]+ MB, 0 bad\$"; then
 			ok "$sl"

@@ -20,7 +20,7 @@
 #      every function of the table is tried alone, a link each: the ones
 #      its verdicts take are taken at the first try, the ones they refuse
 #      refused at their step (load or attach) with their errno (make check:
-#      a sample, every 16th function and the first 20 of each verdict of
+#      a sample, every 32nd function and the first 10 of each verdict of
 #      the type, so every verdict the table gives is tried;
 #      BTFIDS_CHECK_FULL=1, make check-full: every function);
 #   2. with one attachable class altered to "not attachable" (the table
@@ -156,7 +156,7 @@ else
 fi
 # the single types' sample (tests/boot/tramp.c, /single-sample): every
 # SAMPLE_EVERY-th function and the first SAMPLE_FIRST of each verdict
-SAMPLE_EVERY=16 SAMPLE_FIRST=20
+SAMPLE_EVERY=32 SAMPLE_FIRST=10
 [ "${BTFIDS_CHECK_FULL:-}" != 1 ] || SAMPLE_EVERY=0
 if [ "$SAMPLE_EVERY" = 0 ]; then
 	cpio /tramp.txt "$tmp/tramp.txt" >"$tmp/initrd1.cpio"

@@ -56,6 +56,11 @@ TESTS=${BTFIDS_SELFTESTS_TESTS:-$ALL}
 TRIG=${BTFIDS_SELFTESTS_TRIG-kernel-count fentry fentry-multi fentry-multi-class \
 	fexit fexit-multi fexit-multi-class kprobe-multi}
 ROUNDS=${BTFIDS_SELFTESTS_TRIG_ROUNDS:-1}
+# the configurations (tests/boot/selftests.c, /selftests-configs): make
+# check the tables on, sharing off and on, each trigger benchmark 2 s;
+# make check-full all four, 4 s
+configs="Y0 Y1 Y-" trig_secs=2
+[ "${BTFIDS_CHECK_FULL:-}" != 1 ] || configs='' trig_secs=4
 # the tests and the attach benchmark about 5 minutes, a round of the
 # trigger benchmarks about as long
 TIMEOUT=${BTFIDS_BOOT_TIMEOUT:-$((900 + 300 * ROUNDS))}
@@ -153,17 +158,13 @@ wd=${BTFIDS_SELFTESTS_WATCHDOG:+ -w $BTFIDS_SELFTESTS_WATCHDOG}
 {
 	for r in $(seq "$ROUNDS"); do
 		for t in $TRIG; do
-			echo "trig-$t bench -w1 -d4 -a trig-$t"
+			echo "trig-$t bench -w1 -d$trig_secs -a trig-$t"
 		done
 	done
 	echo "suite test_progs -v$wd -t $TESTS${deny:+ -d ${deny#,}}"
 	echo "bench test_progs -v$wd -t tracing_multi_bench_attach"
 } >"$tmp/selftests.txt"
 awk '$1 == "deny" { name = $2; $1 = $2 = ""; sub(/^ +/, ""); print "  not run: " name ": " $0 }' "$SKIPS"
-# the configurations (tests/boot/selftests.c, /selftests-configs): make
-# check the tables on, sharing off and on; make check-full all four
-configs="Y0 Y1 Y-"
-[ "${BTFIDS_CHECK_FULL:-}" != 1 ] || configs=
 echo "$configs" >"$tmp/configs"
 # the initramfs: /init, test_progs and what it opens in /selftests
 {

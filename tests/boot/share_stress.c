@@ -102,10 +102,10 @@ static void *load_thread(void *arg)
 
 /*
  * Round @r's functions: all of them (rounds 0 and 3), the first half (1),
- * every other one (2); the fexit link takes those of them the context's
- * fexit link takes.
+ * every other one (2); of those every @every-th when @every > 1; the
+ * fexit link takes those of them the context's fexit link takes.
  */
-static int pick(struct share_ctx *c, int r, struct subset *s)
+static int pick(struct share_ctx *c, int r, int every, struct subset *s)
 {
 	int n = c->n;
 
@@ -121,7 +121,8 @@ static int pick(struct share_ctx *c, int r, struct subset *s)
 	for (int i = 0; i < n; i++) {
 		const struct share_func *f = &c->f[i];
 
-		if ((r % 4 == 1 && i >= n / 2) || (r % 4 == 2 && i % 2))
+		if ((r % 4 == 1 && i >= n / 2) || (r % 4 == 2 && i % 2) ||
+		    (every > 1 && i % every))
 			continue;
 		s->ids[s->n] = c->ids[i];
 		s->cookies[s->n] = c->cookies[i];
@@ -172,7 +173,8 @@ static bool idle(const struct share_counts *got, const void *arg)
  * One round: 0, or the number of things that went wrong (said); @most
  * rises to the functions the round attached if more.
  */
-static int round_one(struct share_ctx *c, int r, const char *mode, struct load *l, int *most)
+static int round_one(struct share_ctx *c, int r, int every, const char *mode, struct load *l,
+		     int *most)
 {
 	const int *att = orders[r % 6], *det = orders[(r + 3) % 6];
 	struct share_counts got;
@@ -183,7 +185,7 @@ static int round_one(struct share_ctx *c, int r, const char *mode, struct load *
 	double t0 = now(), ta, td;
 	int bad = 0;
 
-	if (pick(c, r, &s)) {
+	if (pick(c, r, every, &s)) {
 		say("stress: round %d %s: FAILED (no memory)", r, mode);
 		unpick(&s);
 		return 1;
@@ -232,12 +234,15 @@ static int round_one(struct share_ctx *c, int r, const char *mode, struct load *
 }
 
 /*
- * /share-stress: "<rounds> [on|off|both] [<off rounds>] [<first>]": the
- * rounds with sharing on (else STRESS_ROUNDS), the one mode to run (else
- * both), the rounds with sharing off (else as many), the index of sharing
- * on's first round (else 0: every function; make check takes 1, a half,
- * for CI's time). Whether @mode runs; its rounds into @rounds, the index
- * of its first into @first: sharing off starts at round 1 at least, the
+ * /share-stress: "<rounds> [on|off|both] [<off rounds>] [<first>] [<off
+ * every>]": the rounds with sharing on (else STRESS_ROUNDS), the one mode
+ * to run (else both), the rounds with sharing off (else as many), the
+ * index of sharing on's first round (else 0: every function; make check
+ * takes 1, a half, for CI's time), every how many of a round's functions
+ * sharing off takes (else 1, all; make check 8: mainline's detach under
+ * the load is most of the stress under TCG). Whether @mode runs; its
+ * rounds into @rounds, the index of its first into @first, the thinning
+ * into @every: sharing off starts at round 1 at least, the
  * halves (pick()): a round over every function, detached with mainline's
  * per-function images, keeps the test's task in one close() past RCU
  * Tasks' 10-minute stall timeout under TCG (round 0's fentry detach:
@@ -245,14 +250,14 @@ static int round_one(struct share_ctx *c, int r, const char *mode, struct load *
  * it), a warning of the emulator's speed, not of the kernel (rounds 3 and
  * 4 of a longer run take every function again).
  */
-static bool stress_wants(int mode, int *rounds, int *first)
+static bool stress_wants(int mode, int *rounds, int *first, int *every)
 {
 	FILE *f = fopen("/share-stress", "r");
 	char only[8] = "";
-	int n = 0, off = 0, from = 0;
+	int n = 0, off = 0, from = 0, thin = 0;
 
 	if (f) {
-		if (fscanf(f, "%d %7s %d %d", &n, only, &off, &from) < 1)
+		if (fscanf(f, "%d %7s %d %d %d", &n, only, &off, &from, &thin) < 1)
 			n = 0;
 		fclose(f);
 	}
@@ -260,12 +265,13 @@ static bool stress_wants(int mode, int *rounds, int *first)
 	from = from > 0 ? from : 0;
 	*rounds = mode || off <= 0 ? n : off;
 	*first = mode ? from : (from > 1 ? from : 1);
+	*every = mode || thin <= 1 ? 1 : thin;
 	return !only[0] || !strcmp(only, "both") || !strcmp(only, mode ? "on" : "off");
 }
 
 void share_stress(struct share_ctx *c, int mode)
 {
-	int rounds, first, most = 0;
+	int rounds, first, every, most = 0;
 	long lost;
 	const char *m = mode ? "on" : "off";
 	struct load l = { .cpu = 1 };
@@ -275,7 +281,7 @@ void share_stress(struct share_ctx *c, int mode)
 	int bad = 0;
 	bool kasan;
 
-	if (!stress_wants(mode, &rounds, &first) || share_set(mode))
+	if (!stress_wants(mode, &rounds, &first, &every) || share_set(mode))
 		return;
 	say("stress: begin %s", m);
 	if (ncpu < 2) {
@@ -288,7 +294,7 @@ void share_stress(struct share_ctx *c, int mode)
 		return;
 	}
 	for (int r = first; r < first + rounds; r++)
-		bad += round_one(c, r, m, &l, &most);
+		bad += round_one(c, r, every, m, &l, &most);
 	atomic_store(&l.stop, 1);
 	pthread_join(th, NULL);
 	share_wait(&end, STRESS_SETTLE_SECS, idle, NULL, true);
