@@ -23,7 +23,7 @@
 #                          function for fentry, within the budget; --all
 #                          for all three types and no budget)
 #   BTFIDS_BOOT_MIN        fewest functions the models line must have tried (1000)
-#   BTFIDS_BOOT_BUDGET     seconds the guest may spend on the models (120;
+#   BTFIDS_BOOT_BUDGET     seconds the guest may spend on the models (60;
 #                          BTFIDS_CHECK_FULL=1: 400); it tries them in a
 #                          fixed random order and stops there
 #   BTFIDS_BOOT_MAX        try at most the first N of that order (0: all)
@@ -77,9 +77,10 @@ QEMU=${QEMU:-qemu-system-x86_64}
 TIMEOUT=${BTFIDS_BOOT_TIMEOUT:-540}
 SAMPLE=${BTFIDS_BOOT_SAMPLE:-3}
 MIN=${BTFIDS_BOOT_MIN:-1000}
-# make check: 120 s of models (every 3rd function and the special ones,
-# in a fixed random order, as many as fit); make check-full: 400 s
-BUDGET=${BTFIDS_BOOT_BUDGET:-120}
+# make check: 60 s of models (every 3rd function and the special ones,
+# in a fixed random order, as many as fit: 1,000 at least); make
+# check-full: 400 s
+BUDGET=${BTFIDS_BOOT_BUDGET:-60}
 [ "${BTFIDS_CHECK_FULL:-}" != 1 ] || BUDGET=${BTFIDS_BOOT_BUDGET:-400}
 ALL=0
 case ${2:-}/$# in
