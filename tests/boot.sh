@@ -129,6 +129,7 @@ fi
 # the emulator's speed (measured once: tests/run exports it) scales the
 # defaults of the timeout and the budget
 emu_scale >/dev/null
+echo "  emulator: $(emu_said)"
 [ -n "${BTFIDS_BOOT_TIMEOUT:-}" ] || TIMEOUT=$(emu_secs "$TIMEOUT")
 [ -n "${BTFIDS_BOOT_BUDGET:-}" ] || [ "$BUDGET" = 0 ] || BUDGET=$(emu_secs "$BUDGET")
 

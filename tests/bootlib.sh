@@ -64,6 +64,7 @@ patched_tree_ready() {
 	series_built ||
 		skip "the patched tree in $DP is not built from kernel/7.3 as it is now: run kernel/build-tree (or BTFIDS_BOOT_TRAMP_ANY_TREE=1)"
 	emu_scale >/dev/null	# once, here: boot() and the guest use it
+	echo "  emulator: $(emu_said)"
 }
 
 # build_guest DIR OBJ...: DIR/ids.bpf.o and the static DIR/init (tests/boot/
@@ -127,6 +128,7 @@ boot_require() {
 		skip "no patched 7.3 tree in $DP: run kernel/build-tree once, about 12 minutes"
 	series_built || skip "the patched tree in $DP is not built from kernel/7.3 as it is now: run kernel/build-tree"
 	emu_scale >/dev/null
+	echo "  emulator: $(emu_said)"
 }
 
 # boot_cpio GIC DEST=SRC...: an initramfs on stdout (GIC: the tree's
