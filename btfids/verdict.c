@@ -41,6 +41,8 @@ struct btfids_attach_info {
 	bool has_ei;		/* CONFIG_FUNCTION_ERROR_INJECTION: the list's bounds */
 	uint64_t init_begin, init_end;	/* __init_begin, __init_end: freed after boot */
 	uint64_t stext, etext;		/* _stext, _etext: is_kernel_text() */
+	uint64_t sinittext, einittext;	/* _sinittext, _einittext: is_kernel_inittext() */
+	bool one_address;	/* the patched kernel: a name at two text addresses refused */
 	uint32_t *deny, *noreturn, *fmodret;	/* sorted BTF IDs */
 	size_t nr_deny, nr_noreturn, nr_fmodret;
 };
@@ -651,6 +653,15 @@ int btfids_attach_info_read(const struct btfids_elf *e, const unsigned char *ids
 	ai->init_end = sym_value(ai, "__init_end");
 	ai->stext = sym_value(ai, "_stext");
 	ai->etext = sym_value(ai, "_etext");
+	ai->sinittext = sym_value(ai, "_sinittext");
+	ai->einittext = sym_value(ai, "_einittext");
+	/*
+	 * The patched 7.3 (kernel/7.3) refuses a name at two text addresses;
+	 * its linker script places .BTF_tramp, which is how btfids knows it
+	 * writes for it (resolve.c want_tramp2()); mainline takes the first
+	 */
+	ai->one_address = btfids_elf_defines(e, "__start_BTF_tramp") &&
+			  (!kernel || kernel >= BTFIDS_KERNEL(7, 3));
 	if (!err && (!ai->init_begin || !ai->init_end || !ai->stext || !ai->etext)) {
 		btfids_warn(r, "%s: no attach verdicts: no _stext, _etext, __init_begin or __init_end (not a vmlinux)",
 			    e->path);
@@ -686,6 +697,40 @@ static uint64_t ksym_lookup(const struct btfids_attach_info *ai, const char *nam
 			hi = mid;
 	}
 	return lo < ai->nr_ksyms && !strcmp(ai->by_name[lo].name, name) ? ai->by_name[lo].addr : 0;
+}
+
+/*
+ * Whether kallsyms holds @name at two or more distinct addresses of kernel
+ * text, is_kernel_text() or is_kernel_inittext() (the patched kernel's
+ * check): static functions of one name in two files; two symbols of one
+ * name at one address are one function.
+ */
+static bool ksym_ambiguous(const struct btfids_attach_info *ai, const char *name)
+{
+	size_t lo = 0, hi = ai->nr_ksyms;
+	uint64_t first = 0;
+	bool seen = false;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(ai->by_name[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < ai->nr_ksyms && !strcmp(ai->by_name[lo].name, name); lo++) {
+		uint64_t a = ai->by_name[lo].addr;
+
+		if (!((a >= ai->stext && a < ai->etext) ||
+		      (a >= ai->sinittext && a < ai->einittext)))
+			continue;
+		if (seen && a != first)
+			return true;
+		first = a;
+		seen = true;
+	}
+	return false;
 }
 
 /* An ftrace site in [@addr, @end) (arm64: from its pre-function NOPs on) */
@@ -759,7 +804,7 @@ static bool modifiable(const struct btfids_attach_info *ai, const char *name, ui
 /* Steps 1-6 of verdict.h: BPF_PROG_LOAD. True when it refuses. */
 static bool load_refuses(const struct btfids_attach_info *ai, enum btfids_attach a,
 			 const char *name, uint32_t id, const struct btfids_fmodel *m,
-			 uint64_t addr, struct btfids_verdict *v)
+			 uint64_t addr, bool ambiguous, struct btfids_verdict *v)
 {
 	bool ret_used = a != BTFIDS_FENTRY;
 
@@ -769,6 +814,8 @@ static bool load_refuses(const struct btfids_attach_info *ai, enum btfids_attach
 		refuse(v, BTFIDS_REF_RET_OVER_8, BTFIDS_STEP_LOAD, EOPNOTSUPP);
 	else if (!addr)
 		refuse(v, BTFIDS_REF_NO_ADDRESS, BTFIDS_STEP_LOAD, ENOENT);
+	else if (ambiguous)
+		refuse(v, BTFIDS_REF_AMBIGUOUS, BTFIDS_STEP_LOAD, EADDRNOTAVAIL);
 	else if (a == BTFIDS_FMOD_RET && !has_id(ai->fmodret, ai->nr_fmodret, id) &&
 		 !modifiable(ai, name, addr))
 		refuse(v, BTFIDS_REF_NOT_MODIFIABLE, BTFIDS_STEP_LOAD, EINVAL);
@@ -797,6 +844,8 @@ static void multi_verdict(const struct btfids_attach_info *ai, bool fexit, uint3
 	else if (r == BTFIDS_REF_NO_ADDRESS || r == BTFIDS_REF_INIT_TEXT ||
 		 r == BTFIDS_REF_NO_SITE || r == BTFIDS_REF_CPU_ALT)
 		refuse(v, r, BTFIDS_STEP_LINK, ENOENT);
+	else if (r == BTFIDS_REF_AMBIGUOUS)
+		refuse(v, r, BTFIDS_STEP_LINK, EADDRNOTAVAIL);
 	else if (m->reason != BTF_TRAMP_OK)
 		refuse(v, BTFIDS_REF_MODEL, BTFIDS_STEP_LINK, ENOTSUPP_KERNEL);
 }
@@ -810,6 +859,7 @@ void btfids_verdicts(const struct btfids_attach_info *ai, const char *name, uint
 	bool site = addr && !freed && has_site(ai, addr, end);
 	bool text = addr >= ai->stext && addr < ai->etext;
 	bool alt = addr && has_alt(ai, poke_ip(ai, addr));
+	bool ambiguous = addr && ai->one_address && ksym_ambiguous(ai, name);
 	/* tracing_multi needs HAVE_SINGLE_FTRACE_DIRECT_OPS: x86_64's, not arm64's or s390x's */
 	bool multi = !ai->arm64 && !ai->s390 && (!ai->kernel || ai->kernel >= BTFIDS_KERNEL(7, 2));
 	int a;
@@ -825,7 +875,7 @@ void btfids_verdicts(const struct btfids_attach_info *ai, const char *name, uint
 					      &v[a]);
 			continue;
 		}
-		if (load_refuses(ai, a, name, id, m, addr, &v[a]))
+		if (load_refuses(ai, a, name, id, m, addr, ambiguous, &v[a]))
 			continue;
 		if (m->reason != BTF_TRAMP_OK)
 			refuse(&v[a], BTFIDS_REF_MODEL, BTFIDS_STEP_ATTACH, ENOTSUPP_KERNEL);
@@ -848,7 +898,8 @@ _Static_assert((int)BTFIDS_NR_ATTACH == (int)BTF_TRAMP_NR_ATTACH &&
 _Static_assert((int)BTFIDS_NR_REFUSALS == (int)BTF_TRAMP_NR_REFUSALS &&
 	       (int)BTFIDS_REF_MODEL == (int)BTF_TRAMP_REF_MODEL &&
 	       (int)BTFIDS_REF_NO_SITE == (int)BTF_TRAMP_REF_NO_SITE &&
-	       (int)BTFIDS_REF_CPU_ALT == (int)BTF_TRAMP_REF_CPU_ALT, "refusals");
+	       (int)BTFIDS_REF_CPU_ALT == (int)BTF_TRAMP_REF_CPU_ALT &&
+	       (int)BTFIDS_REF_AMBIGUOUS == (int)BTF_TRAMP_REF_AMBIGUOUS, "refusals");
 _Static_assert((int)BTFIDS_STEP_LINK == (int)BTF_TRAMP_STEP_LINK, "steps");
 _Static_assert(sizeof(struct btf_tramp_verdict) == BTF_TRAMP_VERDICT_SIZE, "verdict size");
 
@@ -906,6 +957,7 @@ const char *btfids_verdict_str(const struct btfids_verdict *v)
 		[BTFIDS_REF_INIT_TEXT] = "init-text",
 		[BTFIDS_REF_NO_SITE] = "no-ftrace-site",
 		[BTFIDS_REF_CPU_ALT] = "cpu-alternative",
+		[BTFIDS_REF_AMBIGUOUS] = "ambiguous-name",
 	};
 
 	if (v->refusal == BTFIDS_REF_MODEL)
@@ -928,6 +980,8 @@ const char *btfids_errno_str(int err)
 		return "EOPNOTSUPP";
 	case ENOTSUPP_KERNEL:
 		return "ENOTSUPP";
+	case EADDRNOTAVAIL:
+		return "EADDRNOTAVAIL";
 	default:
 		return "?";
 	}

@@ -7,6 +7,7 @@
  * verdict of the tiny trees (tests/boot.sh); these hold for the
  * distribution builds, whose .BTF_ids sets the kernel's own tool resolved.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -206,6 +207,272 @@ START_TEST(t_module)
 }
 END_TEST
 
+/*
+ * Names at two or more distinct text addresses, the patched kernel's
+ * refusal (include/btfids/verdict.h, step 3), told apart by another
+ * reader than btfids': nm(1), its t/T/w/W symbols within [_stext, _etext)
+ * and [_sinittext, _einittext).
+ */
+struct nm_sym {
+	char *name;
+	unsigned long long addr;
+};
+
+struct shared_names {
+	char **v;	/* sorted */
+	size_t n;
+};
+
+static int cmp_nm_sym(const void *a, const void *b)
+{
+	const struct nm_sym *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void nm_shared(const char *path, struct shared_names *sn)
+{
+	unsigned long long addr, t0 = 0, t1 = 0, i0 = 0, i1 = 0;
+	char *out = NULL, *line, *save = NULL, type, name[512];
+	struct nm_sym *v = NULL;
+	size_t n = 0, cap = 0, i, j;
+
+	ck_assert_int_eq(tl_spawn(&out, NULL, (const char *const[]){ "nm", path, NULL }), 0);
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "%llx %c %511s", &addr, &type, name) != 3)
+			continue;
+		if (!strcmp(name, "_stext"))
+			t0 = addr;
+		else if (!strcmp(name, "_etext"))
+			t1 = addr;
+		else if (!strcmp(name, "_sinittext"))
+			i0 = addr;
+		else if (!strcmp(name, "_einittext"))
+			i1 = addr;
+		if (!strchr("tTwW", type))
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 4096;
+			v = realloc(v, cap * sizeof(*v));
+			ck_assert_ptr_nonnull(v);
+		}
+		v[n].name = strdup(name);
+		v[n++].addr = addr;
+	}
+	ck_assert_msg(t0 && t1 > t0, "%s: nm gives no _stext and _etext", path);
+	qsort(v, n, sizeof(*v), cmp_nm_sym);
+	sn->v = calloc(n + 1, sizeof(*sn->v));
+	sn->n = 0;
+	ck_assert_ptr_nonnull(sn->v);
+	for (i = 0; i < n; i = j) {
+		unsigned long long first = 0;
+		int distinct = 0;
+
+		for (j = i; j < n && !strcmp(v[j].name, v[i].name); j++) {
+			bool text = (v[j].addr >= t0 && v[j].addr < t1) ||
+				    (v[j].addr >= i0 && v[j].addr < i1);
+
+			if (text && (!distinct || v[j].addr != first))
+				distinct++;
+			if (text)
+				first = v[j].addr;
+		}
+		if (distinct > 1)
+			sn->v[sn->n++] = strdup(v[i].name);
+	}
+	for (i = 0; i < n; i++)
+		free(v[i].name);
+	free(v);
+	free(out);
+}
+
+static bool shared(const struct shared_names *sn, const char *name)
+{
+	return sn->n && bsearch(&name, sn->v, sn->n, sizeof(*sn->v), cmp_str);
+}
+
+static void shared_free(struct shared_names *sn)
+{
+	size_t i;
+
+	for (i = 0; i < sn->n; i++)
+		free(sn->v[i]);
+	free(sn->v);
+}
+
+#define FE_AMBIGUOUS	"\"fentry\":{\"taken\":false,\"reason\":\"ambiguous-name\",\"errno\":\"EADDRNOTAVAIL\",\"step\":\"load\"}"
+#define FM_AMBIGUOUS	"\"fentry.multi\":{\"taken\":false,\"reason\":\"ambiguous-name\",\"errno\":\"EADDRNOTAVAIL\",\"step\":\"link\"}"
+
+/* The fentry verdict of @line refuses the model (btf_distill_func_proto()) */
+static bool model_refused(const char *line)
+{
+	static const char *const reasons[] = {
+		"too-many-args", "ret-unsupported", "variadic", "arg-unsupported", "void-arg",
+	};
+	const char *fe = strstr(line, "\"fentry\":{\"taken\":false,\"reason\":\"");
+	char want[96];
+	size_t i;
+
+	for (i = 0; fe && i < sizeof(reasons) / sizeof(reasons[0]); i++) {
+		snprintf(want, sizeof(want), "%s\",\"errno\":\"EINVAL\",\"step\":\"load\"}",
+			 reasons[i]);
+		if (!strncmp(fe + strlen("\"fentry\":{\"taken\":false,\"reason\":\""), want,
+			     strlen(want)))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * `models --all --verdicts` of @path against nm's shared names: for the
+ * patched kernel (@patched), a function whose name nm puts at two text
+ * addresses is ambiguous-name for fentry (at load) and fentry.multi (at
+ * link), unless its model is refused first, and no other is; for mainline
+ * none is. The count of functions of shared names into @nfunc, of those
+ * refused ambiguous-name into @namb.
+ */
+static void judge_shared(const char *path, const struct shared_names *sn, bool patched,
+			 int *nfunc, int *namb)
+{
+	char *out = NULL, *err = NULL, *line, *save = NULL, name[512];
+	int wrong = 0;
+
+	*nfunc = *namb = 0;
+	ck_assert_int_eq(TL_RUN_OUT(&out, &err, "models", "--all", "--verdicts", path), 0);
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		const char *p = strstr(line, "\"name\":\"");
+		bool in, fe, fm;
+
+		ck_assert_ptr_nonnull(p);
+		ck_assert_int_eq(sscanf(p + 8, "%511[^\"]", name), 1);
+		in = shared(sn, name);
+		fe = strstr(line, FE_AMBIGUOUS);
+		fm = strstr(line, FM_AMBIGUOUS);
+		*nfunc += in;
+		*namb += fe;
+		if (!patched ? !strstr(line, "ambiguous-name") :
+		    in ? (fe && fm) || (!strstr(line, "ambiguous-name") && model_refused(line)) :
+		    !strstr(line, "ambiguous-name"))
+			continue;
+		if (!wrong++)
+			printf("check_verdict: %s: %s (nm: %s): %s\n", path, name,
+			       in ? "two text addresses" : "one", line);
+	}
+	ck_assert_msg(!wrong, "%s: %d functions' verdicts unlike nm's addresses (%s rules)", path,
+		      wrong, patched ? "the patched kernel's" : "mainline");
+	free(out);
+	free(err);
+}
+
+/*
+ * The fixture samename (tests/fixtures/src/samename.c): static functions of
+ * one name in two files, in kernel text, in init text, and one copy outside
+ * both ranges. samename.t places .BTF_tramp, as the patched kernel does:
+ * sn_same, sn_twoproto and sn_init are ambiguous-name (EADDRNOTAVAIL);
+ * samename, a mainline image, takes each name's lowest address.
+ */
+START_TEST(t_same_name_fixture)
+{
+	char *dir = tl_path(tl_build_dir(), "fixtures/x86_64-linux-gnu");
+	char *plain = tl_path(dir, "samename"), *tramp = tl_path(dir, "samename.t");
+	char *out = NULL, *err = NULL;
+	struct shared_names sn = {};
+	int nfunc, namb;
+
+	if (access(plain, R_OK) || access(tramp, R_OK)) {
+		printf("check_verdict: no samename fixture (x86_64 only): skipped\n");
+		goto out;
+	}
+	nm_shared(tramp, &sn);
+	/* the fixture is what it says: three shared names, sn_outside not one */
+	ck_assert_int_eq(sn.n, 3);
+	ck_assert(shared(&sn, "sn_same") && shared(&sn, "sn_twoproto") && shared(&sn, "sn_init"));
+	ck_assert(!shared(&sn, "sn_outside") && !shared(&sn, "sn_alone_first"));
+	judge_shared(tramp, &sn, true, &nfunc, &namb);
+	ck_assert_int_ge(nfunc, 3);
+	ck_assert_int_eq(namb, nfunc);
+	judge_shared(plain, &sn, false, &nfunc, &namb);
+	ck_assert_int_eq(namb, 0);
+	/* mainline: the lowest address, here kernel text with an ftrace site */
+	ck_assert_int_eq(TL_RUN_OUT(&out, &err, "models", "--all", "--verdicts", "--func",
+				    "sn_same", plain), 0);
+	ck_assert_ptr_nonnull(strstr(out, "\"fentry\":{\"taken\":true}"));
+	ck_assert_ptr_nonnull(strstr(out, "\"fentry.multi\":{\"taken\":true}"));
+	free(out);
+	free(err);
+	/* the patched kernel: every attach type, at load (multi: at link) */
+	ck_assert_int_eq(TL_RUN_OUT(&out, &err, "models", "--all", "--verdicts", "--func",
+				    "sn_twoproto", tramp), 0);
+	ck_assert_ptr_nonnull(strstr(out, FE_AMBIGUOUS));
+	ck_assert_ptr_nonnull(strstr(out, FM_AMBIGUOUS));
+	ck_assert_ptr_nonnull(strstr(out, "\"fexit\":{\"taken\":false,\"reason\":\"ambiguous-name\",\"errno\":\"EADDRNOTAVAIL\",\"step\":\"load\"}"));
+	ck_assert_ptr_nonnull(strstr(out, "\"fexit.multi\":{\"taken\":false,\"reason\":\"ambiguous-name\",\"errno\":\"EADDRNOTAVAIL\",\"step\":\"link\"}"));
+	/* init text: ambiguity is looked up first, at load, not init-text at attach */
+	free(out);
+	free(err);
+	ck_assert_int_eq(TL_RUN_OUT(&out, &err, "models", "--all", "--verdicts", "--func",
+				    "sn_init", tramp), 0);
+	ck_assert_ptr_nonnull(strstr(out, FE_AMBIGUOUS));
+out:
+	free(out);
+	free(err);
+	shared_free(&sn);
+	free(plain);
+	free(tramp);
+	free(dir);
+}
+END_TEST
+
+/*
+ * The patched 7.3 tree (kernel/build-tree; BTFIDS_KBUILD_PATCHED), when
+ * built: every function of a name nm puts at two text addresses is
+ * ambiguous-name (or refused by its model first), no other; and Debian's
+ * 7.x, a mainline kernel, has none (its pahole leaves the functions of
+ * such names out of BTF: nm's names are there, no FUNC of them)
+ */
+START_TEST(t_same_name_kernels)
+{
+	const char *home = getenv("HOME"), *kp = getenv("BTFIDS_KBUILD_PATCHED");
+	char *patched = NULL, *debian = kernel_path("amd64-7");
+	struct shared_names sn = {};
+	int nfunc, namb;
+
+	ck_assert_int_ge(asprintf(&patched, "%s/linux-source-7.3/vmlinux", kp ? kp :
+				  home ? home : "/root"), 0);
+	if (!kp) {
+		free(patched);
+		ck_assert_int_ge(asprintf(&patched, "%s/.cache/btfids/kbuild-patched/linux-source-7.3/vmlinux",
+					  home ? home : "/root"), 0);
+	}
+	if (access(patched, R_OK)) {
+		printf("check_verdict: %s not built (kernel/build-tree), skipped\n", patched);
+	} else {
+		nm_shared(patched, &sn);
+		judge_shared(patched, &sn, true, &nfunc, &namb);
+		printf("check_verdict: the patched 7.3 tree: %zu names at two or more text addresses (nm), %d BTF functions of them, %d ambiguous-name\n",
+		       sn.n, nfunc, namb);
+		ck_assert_int_gt(namb, 100);
+		shared_free(&sn);
+		memset(&sn, 0, sizeof(sn));
+	}
+	if (debian) {
+		nm_shared(debian, &sn);
+		ck_assert_int_gt(sn.n, 100);
+		judge_shared(debian, &sn, false, &nfunc, &namb);
+		ck_assert_int_eq(namb, 0);
+		shared_free(&sn);
+	}
+	free(patched);
+	free(debian);
+}
+END_TEST
+
 /* --verdicts reads a vmlinux's symbols: only with --all */
 START_TEST(t_usage)
 {
@@ -229,6 +496,8 @@ static Suite *verdict_suite(void)
 	tcase_add_test(tc, t_no_verdicts);
 	tcase_add_test(tc, t_module);
 	tcase_add_test(tc, t_usage);
+	tcase_add_test(tc, t_same_name_fixture);
+	tcase_add_test(tc, t_same_name_kernels);
 	suite_add_tcase(s, tc);
 	return s;
 }

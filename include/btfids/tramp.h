@@ -187,6 +187,8 @@ enum btf_tramp_refusal {
 	BTF_TRAMP_REF_INIT_TEXT,	/* "init-text": no kernel text after boot */
 	BTF_TRAMP_REF_NO_SITE,		/* "no-ftrace-site" */
 	BTF_TRAMP_REF_CPU_ALT,		/* "cpu-alternative": EBUSY, or taken (verdict.h) */
+	/* "ambiguous-name": kallsyms holds the name at two or more text addresses */
+	BTF_TRAMP_REF_AMBIGUOUS,
 	BTF_TRAMP_NR_REFUSALS,
 	BTF_TRAMP_NOT_JUDGED = 0xff,	/* the release has no such attach type */
 };

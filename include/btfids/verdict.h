@@ -12,7 +12,13 @@
  *   1. the func model (btf_distill_func_proto()): its reason, EINVAL;
  *   2. fexit/fmod_ret, a return wider than 8 bytes: EOPNOTSUPP (in
  *      Debian's 6.12.y and 7.3; taken as from 6.12 on);
- *   3. kallsyms_lookup_name() of the name finds nothing: ENOENT;
+ *   3. kallsyms_lookup_name() of the name finds nothing: ENOENT; in the
+ *      patched kernel (the image places .BTF_tramp: kernel/7.3, which
+ *      carries the fix), kallsyms holds the name at two or more distinct
+ *      addresses of kernel text (is_kernel_text(), is_kernel_inittext();
+ *      two names of one address are one): EADDRNOTAVAIL, "ambiguous-name"
+ *      (mainline takes the lowest address, whichever function the BTF id
+ *      describes);
  *   4. fmod_ret only: the function is neither on the error-injection list
  *      (lib/error-inject.c: the kallsyms function around each entry of
  *      _error_injection_whitelist; without CONFIG_FUNCTION_ERROR_INJECTION,
@@ -56,7 +62,8 @@
  * noreturn_deny, EINVAL; btf_id_deny, EINVAL; the model
  * (btf_distill_func_proto()), EINVAL; a return over 8 bytes for
  * fexit.multi, EOPNOTSUPP; no kallsyms address or no ftrace site there
- * (init text included), ENOENT; then the arch trampoline's refusal of the
+ * (init text included), ENOENT, or (the patched kernel) a name at two or
+ * more text addresses, EADDRNOTAVAIL; then the arch trampoline's refusal of the
  * model, ENOTSUPP. (The patched kernel with its trampoline table on gives
  * the arch's refusal, ENOTSUPP, with the model's, before the return and
  * address checks: it differs only for a function refused both ways, of
@@ -64,7 +71,8 @@
  *
  * Names come from kallsyms as the kernel builds it: every symbol of the
  * ELF's symbol table in an executable section; a name held more than once
- * resolves to its lowest address (kallsyms_lookup_name()), and a symbol's
+ * resolves to its lowest address (kallsyms_lookup_name(); the patched
+ * kernel refuses it, step 3), and a symbol's
  * size runs to the next higher symbol address (kallsyms_lookup_size_offset()).
  */
 #ifndef _BTFIDS_VERDICT_H
@@ -99,6 +107,7 @@ enum btfids_refusal {
 	BTFIDS_REF_INIT_TEXT,		/* "init-text": not kernel text after boot */
 	BTFIDS_REF_NO_SITE,		/* "no-ftrace-site" */
 	BTFIDS_REF_CPU_ALT,		/* "cpu-alternative": EBUSY, or taken (below) */
+	BTFIDS_REF_AMBIGUOUS,		/* "ambiguous-name": EADDRNOTAVAIL, the patched kernel */
 	BTFIDS_NR_REFUSALS,
 };
 
@@ -161,7 +170,7 @@ void btfids_verdict_get(const struct btf_tramp_verdict *in, int model_reason,
 const char *btfids_attach_str(enum btfids_attach a);
 /* "taken", "no-address", ...; for BTFIDS_REF_MODEL the model's reason */
 const char *btfids_verdict_str(const struct btfids_verdict *v);
-/* "EINVAL", "ENOENT", "EBUSY", "EOPNOTSUPP", "ENOTSUPP"; "" when taken */
+/* "EINVAL", "ENOENT", "EBUSY", "EOPNOTSUPP", "ENOTSUPP", "EADDRNOTAVAIL"; "" when taken */
 const char *btfids_errno_str(int err);
 /* "load", "attach", "link"; "" when taken */
 const char *btfids_step_str(enum btfids_step s);
