@@ -4,7 +4,8 @@
  * (kernel/bpf/trampoline.c, bpf_tramp_share): the functions to attach, the
  * kernel's switch and counts, links; then the proof (share_proof.c) or,
  * with /share-bench in the initramfs, the bench (share_bench.c); with
- * /share-stress, the stress (share_stress.c).
+ * /share-stress, the stress (share_stress.c); with /share-trust, a wrong
+ * trampoline table's test (share_trust.c, tests/boot-trust.sh).
  *
  * Input /funcs.txt (tests/boot-share.sh, from btfids models --all on the
  * host): "id name slots ret_size arg_sizes model fexit" a line, every FUNC
@@ -923,6 +924,10 @@ void boot_share(const char *path)
 			fclose(f);
 		}
 		share_bench(&c, kprobe_n);
+	} else if (share_trust && !access("/share-trust", R_OK)) {
+		/* tests/boot-trust.sh (share_trust.c): no warm-up, its free
+		 * memory is not judged there */
+		share_trust(&c);
 	} else if (!access("/share-stress", R_OK)) {
 		/* tests/boot-share.sh --stress (share_stress.c) */
 		warm_up(&c, true);

@@ -176,5 +176,11 @@ void share_bench(struct share_ctx *c, int kprobe_n);
  * once, rounds of attach and detach while another CPU runs traced calls.
  */
 void share_stress(struct share_ctx *c, int mode);
+/*
+ * A wrong trampoline table (share_trust.c, tests/boot-trust.sh; linked by
+ * that script only): the altered class's functions alone, the proof with
+ * sharing on, the kernel's lines about what it dropped.
+ */
+void share_trust(struct share_ctx *c) __attribute__((weak));
 
 #endif

@@ -21,6 +21,26 @@ tests/tramp2_check.py's reader (not btfids'), and the altered images.
                      arch's refusal: it stays distilled), no locations: the
                      table stays valid and its crc32 right (it covers .BTF)
 
+The wrong tables of tests/boot-trust.sh: each alters one class K (or moves
+one function) so that the table stays valid, its crc32 right and the class
+self-consistent (nr_slots, locations and the header's max_slots follow the
+new model: what a btfids that lags the kernel would write), but its model is
+not the kernel's:
+  alter VMLINUX size K     class K's last argument 16 bytes (two slots)
+  alter VMLINUX flags K    class K's first argument's signed flag flipped
+  alter VMLINUX count K    class K without its last argument
+  alter VMLINUX ret K      class K's return void (or 8 bytes when void)
+  alter VMLINUX refused K  class K, one the kernel cannot model (not
+                     distilled), made attachable with a plausible model (its
+                     named arguments, as the class keeps them), and its
+                     functions' verdicts one that takes tracing_multi
+  alter VMLINUX move ID K  the function of BTF id ID put in class K (one
+                     class holding two models)
+  alter VMLINUX unmodelled K  class K, attachable, marked one the kernel
+                     cannot model (not distilled, reason variadic, no
+                     locations; its fields kept but nr_args 0, as btfids
+                     writes such classes)
+
 The layout is the note's (issue 18, "Trampoline table format v2"); the
 section's file offset comes from readelf, its bytes from objcopy.
 Exits 1 with a message naming the file when the table is not readable.
@@ -158,12 +178,128 @@ def do_alter(vmlinux, what, arg):
         fp.write(b'\xff' * 24)
 
 
+SIGNED = 2		# BTF_FMODEL_SIGNED_ARG
+WRONG = ('size', 'flags', 'count', 'ret', 'refused', 'unmodelled')
+VARIADIC = tramp2_check.REASONS.index('variadic')
+X86_REGS = 6		# argument registers of x86_64 (the boots' machine)
+LOC_STACK = 0x80	# a location's stack bit (include/btfids/tramp.h)
+
+
+def relocate(c):
+    """Class bytes @c (a bytearray): nr_slots and the locations from its
+    arguments, x86_64's way (an argument in registers while it fits, else
+    on the stack)."""
+    reg = stack = 0
+    c[LOC:LOC + 24] = b'\xff' * 24
+    for i in range(c[2]):
+        n = (c[4 + i] + 7) // 8
+        for part in range(n):
+            if reg + n <= X86_REGS:
+                c[LOC + 2 * i + part] = reg + part
+            else:
+                c[LOC + 2 * i + part] = LOC_STACK | (stack + part)
+        if reg + n <= X86_REGS:
+            reg += n
+        else:
+            stack += n
+    c[3] = sum((c[4 + i] + 7) // 8 for i in range(c[2]))
+
+
+def wrong_class(vmlinux, what, c):
+    """Class bytes @c (a bytearray) made wrong by @what, in place."""
+    nr = c[2]
+    if what != 'refused' and not (c[28] and c[30]):
+        sys.exit('%s: %s: the class is not attachable' % (vmlinux, what))
+    if what == 'size':
+        if not nr:
+            sys.exit('%s: size: the class has no argument' % vmlinux)
+        c[4 + nr - 1] = 16
+    elif what == 'flags':
+        if not nr:
+            sys.exit('%s: flags: the class has no argument' % vmlinux)
+        c[16] ^= SIGNED
+    elif what == 'count':
+        if not nr:
+            sys.exit('%s: count: the class has no argument' % vmlinux)
+        c[2] = nr - 1
+        c[4 + nr - 1] = c[16 + nr - 1] = 0
+    elif what == 'ret':
+        c[0], c[1] = (0, 0) if c[0] else (8, 0)
+    elif what == 'refused':
+        if c[30] or c[28]:
+            sys.exit('%s: refused: the class is modelled already' % vmlinux)
+        # the named arguments the class keeps (a variadic function's)
+        nr = next((i for i in range(12) if not c[4 + i]), 12)
+        if not nr:
+            sys.exit('%s: refused: the class keeps no argument to model' % vmlinux)
+        c[2] = nr
+        c[28], c[29], c[30] = 1, 0, 1
+    elif what == 'unmodelled':
+        c[2] = 0
+        c[28], c[29], c[30] = 0, VARIADIC, 0
+        c[LOC:LOC + 24] = b'\xff' * 24
+        return
+    relocate(c)
+
+
+def do_wrong(vmlinux, what, args):
+    off = section_offset(vmlinux, '.BTF_tramp')
+    with open(vmlinux, 'r+b') as fp:
+        fp.seek(off)
+        h = tramp2_check.read_table(fp.read(tramp2_check.HDR), '<')
+        nc, nf, nv = h['nr_classes'], h['nr_funcs'], h['nr_verdicts']
+        fp.seek(off)
+        t = bytearray(fp.read(h['size']))
+    k = args[-1]
+    if k >= nc:
+        sys.exit('%s: class %d: the table has %d' % (vmlinux, k, nc))
+    cls_off = tramp2_check.HDR
+    ver_off = cls_off + nc * tramp2_check.CLASS
+    ids_off = ver_off + nv * tramp2_check.VERDICT
+    fc_off = ids_off + 4 * nf
+    fv_off = fc_off + 2 * nf
+    ids = struct.unpack_from('<%dI' % nf, t, ids_off)
+    fc = list(struct.unpack_from('<%dH' % nf, t, fc_off))
+    if what == 'move':
+        if args[0] not in ids:
+            sys.exit('%s: move: no function of BTF id %d' % (vmlinux, args[0]))
+        i = ids.index(args[0])
+        if fc[i] == k:
+            sys.exit('%s: move: BTF id %d is in class %d already' % (vmlinux, args[0], k))
+        struct.pack_into('<H', t, fc_off + 2 * i, k)
+    else:
+        c = bytearray(t[cls_off + k * tramp2_check.CLASS:cls_off + (k + 1) * tramp2_check.CLASS])
+        wrong_class(vmlinux, what, c)
+        t[cls_off + k * tramp2_check.CLASS:cls_off + (k + 1) * tramp2_check.CLASS] = c
+        if what == 'refused' and h['version'] == 3:
+            # a verdict that takes both tracing_multi types, for its functions
+            take = next((v for v in range(nv)
+                         if all(t[ver_off + v * tramp2_check.VERDICT + 4 * a] == 0
+                                for a in (3, 4))), None)
+            if take is None:
+                sys.exit('%s: refused: no verdict takes tracing_multi' % vmlinux)
+            for i in range(nf):
+                if fc[i] == k:
+                    struct.pack_into('<H', t, fv_off + 2 * i, take)
+    # the header's max_slots: the most slots of any attachable class
+    struct.pack_into('<H', t, 22, max(t[cls_off + j * tramp2_check.CLASS + 3]
+                                      for j in range(nc)
+                                      if t[cls_off + j * tramp2_check.CLASS + 28]))
+    with open(vmlinux, 'r+b') as fp:
+        fp.seek(off)
+        fp.write(t)
+
+
 def main():
     a = sys.argv[1:]
     if len(a) == 3 and a[0] == 'list':
         do_list(a[1], a[2])
     elif len(a) in (3, 4) and a[0] == 'alter' and a[2] in ('crc', 'class', 'verdict'):
         do_alter(a[1], a[2], a[3] if len(a) == 4 else None)
+    elif len(a) == 4 and a[0] == 'alter' and a[2] in WRONG:
+        do_wrong(a[1], a[2], [int(a[3])])
+    elif len(a) == 5 and a[0] == 'alter' and a[2] == 'move':
+        do_wrong(a[1], a[2], [int(a[3]), int(a[4])])
     else:
         sys.exit(__doc__)
     return 0
