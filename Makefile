@@ -155,6 +155,13 @@ btfids/libbtfids.a: $(LIB_OBJS)
 btfids/%.o: btfids/%.c $(HDRS) $(STAMP_CC) $(LIBBPF_A) | btf-uapi-check
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
+# libbpf 1.8 with kernel/7.3-libbpf's patch (pattern attach keeps what the
+# kernel's trampoline table takes), for its example and the boots
+# (tests/boot-client.sh): build/libbpf-table/libbpf.a and include/
+libbpf-table: | btf-uapi-check
+	CC="$(CC)" kernel/7.3-libbpf/build-libbpf $(CURDIR)/build/libbpf-table $(LIBBPF_SRC)
+.PHONY: libbpf-table
+
 include tests/tests.mk
 
 # Man pages: scdoc sources in man/ (NAME.SECTION.scd -> NAME.SECTION).

@@ -46,7 +46,7 @@ SKIPS=${BTFIDS_SELFTESTS_SKIPS:-$top/tests/selftests/skips}
 ALL="tracing_multi_test,tracing_multi_attach_rollback,tracing_multi_share"
 ALL+=",fentry_test,fexit_test,fentry_fexit,fsession_test,trampoline_count"
 ALL+=",kprobe_multi_test,kprobe_multi_bench_attach,tracing_failure,kfunc_call"
-ALL+=",livepatch_trampoline"
+ALL+=",livepatch_trampoline,tracing_multi_table"
 TESTS=${BTFIDS_SELFTESTS_TESTS:-$ALL}
 # upstream's trigger benchmarks (benchs/bench_trigger.c; bench runs each as
 # its run_bench_trigger.sh does, shorter): fentry, fexit and kprobe_multi on
@@ -140,9 +140,30 @@ fi
 [ ! -f "$tmp/klp.err" ] ||
 	bad "the livepatch sample did not build against the tree ($(cat "$tmp/klp.err"); $OUT/klp.log)"
 
+# kernel/7.3-libbpf: libbpf patched to keep what the kernel's trampoline
+# table takes (its libbpf patch on the tree's tools/lib/bpf, built apart:
+# kernel/7.3-libbpf/build-libbpf) and its selftest, tracing_multi_table
+# (the files its selftests patch adds, in EXTRA, unless the tree has them):
+# test_progs and bench link that libbpf
+lbt=() extra="$OUT/extra"
+rm -rf "$extra"
+if [ -d "$top/kernel/7.3-libbpf" ]; then
+	if ! nice -n 10 "$top/kernel/7.3-libbpf/build-libbpf" "$OUT/libbpf-table" "$T" 2>"$tmp/err"; then
+		bad "the patched libbpf (kernel/7.3-libbpf/build-libbpf): $(head -3 "$tmp/err")"
+		finish
+	fi
+	lbt=(LIBBPF_TABLE="$OUT/libbpf-table")
+	for p in "$top"/kernel/7.3-libbpf/0*-selftests-bpf-*.patch; do
+		patch -d "$T" -p1 -R --dry-run -s -f <"$p" >/dev/null 2>&1 && continue
+		mkdir -p "$extra" &&
+		patch -d "$extra" -p5 -s -f <"$p" >"$tmp/err" 2>&1 ||
+			{ bad "${p##*/} does not apply: $(head -3 "$tmp/err")"; finish; }
+		lbt+=(EXTRA="$extra")
+	done
+fi
 start=$SECONDS
 if ! make -s -f "$top/tests/selftests/Makefile" TREE="$T" OUT="$OUT" VMLINUX="$tmp/vmlinux" \
-	CLANG="$CLANG_BPF" -j"$(nproc)" all bench >"$tmp/make.log" 2>&1; then
+	CLANG="$CLANG_BPF" "${lbt[@]}" -j"$(nproc)" all bench >"$tmp/make.log" 2>&1; then
 	bad "test_progs or bench did not build: $(grep -m3 -E 'error|Error' "$tmp/make.log")"
 	finish
 fi
