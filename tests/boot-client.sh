@@ -83,15 +83,22 @@ boot_cpio "$gic" "/init=$tmp/init" "/client-table=$tmp/client-table" "/count=$tm
 sed -i 's|^\(file /client-table .*\) 0644 0 0$|\1 0755 0 0|; s|^\(file /count .*\) 0644 0 0$|\1 0755 0 0|' "$tmp/cpio.list"
 "$gic" "$tmp/cpio.list" >"$tmp/initrd.cpio" || { bad "gen_init_cpio"; finish; }
 
-boot "$tmp/bzImage" "$tmp/initrd.cpio" "$tmp/log" "${BTFIDS_BOOT_APPEND:-}" 2048
+# loglevel=5: the console shows the kernel's warnings (a refused table)
+boot "$tmp/bzImage" "$tmp/initrd.cpio" "$tmp/log" "loglevel=5 ${BTFIDS_BOOT_APPEND:-}" 2048
 [ -z "${BTFIDS_BOOT_LOG:-}" ] || cp "$tmp/log" "$BTFIDS_BOOT_LOG"
 L=$tmp/log
+klog=$(grep -m1 -E 'btf_tramp: (table refused|no table)' "$L")
 rel=$(guest_release "$L")
 if [ -z "$rel" ]; then
 	bad "the patched kernel did not start /init; serial log ends: $(tail -c 400 "$L" | tr '\n' ' ')"
 	finish
 fi
 grep -E "^boot: $rel client-(asis|split|diag|ratio): " "$L" | sed "s/^boot: $rel /  /"
+# no exported table (the kernel refused the one btfids wrote): say why, once
+if grep -qE "^boot: $rel client: FAILED" "$L"; then
+	bad "$(grep -m1 -E "^boot: $rel client: FAILED" "$L" | sed "s/^boot: $rel //")${klog:+; the kernel: $klog}"
+	finish
+fi
 for p in "${pats[@]}"; do
 	q=$(printf '%s' "$p" | sed 's/[][\.*^$]/\\&/g')
 	line=$(grep -m1 -E "^boot: $rel client: $q: table: " "$L" | sed "s/^boot: $rel //")
