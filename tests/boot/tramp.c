@@ -28,9 +28,10 @@
  *   run     one link over every attachable sampled function at an ftrace
  *           site counts its runs while the guest makes syscalls, tables
  *           off and on; its attach and detach timed once (TSC)
- *   probe   every function of the altered class alone, tables on (refused:
- *           the kernel takes the class from the table) and off (attached
- *           at its ftrace sites: BTF's word)
+ *   probe   every function of the altered class alone, tables off and on:
+ *           attached at its ftrace sites both ways (the kernel checks the
+ *           table and never trusts it: it drops the class in one line,
+ *           echoed, and uses its own models)
  *   verdicts the attach verdicts of the table the kernel exports
  *           (/sys/kernel/btf_tramp/vmlinux, version 3; checked here against
  *           /sys/kernel/btf/vmlinux's crc32 with include/btfids/tramp.h's
@@ -646,15 +647,36 @@ static void run(int prog, int map, const struct tramp_table *t)
 	    cnt, tt[0][0] / hz, tt[1][0] / hz, tt[0][1] / hz, tt[1][1] / hz);
 }
 
+/* The kernel's lines about the classes it dropped (none before an attach), echoed */
+static void klog_dropped(void)
+{
+	int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0), n;
+	char *buf, *p, *nl;
+
+	if (size <= 0 || !(buf = malloc(size + 1)))
+		return;
+	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, size);
+	buf[n > 0 ? n : 0] = 0;
+	for (p = buf; (nl = strchr(p, '\n')); p = nl + 1) {
+		*nl = 0;
+		if (strstr(p, "btf_tramp: ") && strstr(p, " dropped: "))
+			say("klog: %s", strstr(p, "btf_tramp: "));
+	}
+	free(buf);
+}
+
 /*
  * /tramp-probe: the class the host altered from attachable to not (the
- * table still valid). Each of its functions alone: refused with ENOTSUPP
- * with the tables on (the table's word, before any site lookup), attached
- * with them off at its ftrace sites (BTF's word), ENOENT elsewhere.
+ * table still valid). The kernel checks the table and never trusts it
+ * (issue 41): the class's first attach with the tables on checks it
+ * against the arch's trampoline, which takes it, so the kernel drops the
+ * class (one line) and models its functions itself. Each of its functions
+ * alone, tables off then on: attached at its ftrace sites both ways,
+ * ENOENT elsewhere; then the kernel's drop lines.
  */
 static void probe(const char *path, int prog, const struct tramp_table *t)
 {
-	int i, n = 0, sites = 0, refused = 0, attached = 0, wrong = 0, err[2], on;
+	int i, n = 0, sites = 0, attached_on = 0, attached = 0, wrong = 0, err[2], on;
 	char first[NAME_MAX_LEN + 96] = "", example[NAME_MAX_LEN] = "-";
 	const struct tramp_func *f;
 	uint32_t class;
@@ -675,19 +697,20 @@ static void probe(const char *path, int prog, const struct tramp_table *t)
 			err[on] = tables(on) ? EIO : attach_alone(prog, f->id);
 		n++;
 		sites += f->site;
-		refused += err[1] == ENOTSUPP;
+		attached_on += !err[1];
 		attached += !err[0];
 		if (!err[0] && example[0] == '-')
 			snprintf(example, sizeof(example), "%s", f->name);
-		if (err[1] != ENOTSUPP || err[0] != (f->site ? 0 : ENOENT)) {
+		if (err[1] != err[0] || err[0] != (f->site ? 0 : ENOENT)) {
 			if (!wrong++)
 				snprintf(first, sizeof(first), "; first: %s (id %u, %s): off %s, on %s",
 					 f->name, f->id, f->site ? "an ftrace site" : "no ftrace site",
 					 strerror(err[0]), strerror(err[1]));
 		}
 	}
-	say("tramp probe: class %u, %d functions, %d at an ftrace site: tables on %d refused ENOTSUPP, off %d attached (e.g. %s); %d wrong%s",
-	    class, n, sites, refused, attached, example, wrong, first);
+	say("tramp probe: class %u, %d functions, %d at an ftrace site: tables on %d attached, off %d attached (e.g. %s); %d wrong%s",
+	    class, n, sites, attached_on, attached, example, wrong, first);
+	klog_dropped();
 }
 
 static void free_table(struct tramp_table *t, struct tramp_sites *s)
