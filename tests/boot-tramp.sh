@@ -22,7 +22,11 @@
 #      refused at their step (load or attach) with their errno (make check:
 #      a sample, every 32nd function and the first 10 of each verdict of
 #      the type, so every verdict the table gives is tried;
-#      BTFIDS_CHECK_FULL=1, make check-full: every function);
+#      BTFIDS_CHECK_FULL=1, make check-full: every function); and every
+#      function whose name kallsyms holds at two or more text addresses
+#      (static functions of one name), fentry and fentry.multi alone:
+#      refused as btfids' verdicts say (the patched kernel: EADDRNOTAVAIL),
+#      none attached by the name to one of the addresses;
 #   2. with one attachable class altered to "not attachable" (the table
 #      still valid, its crc32 right: it covers .BTF only): the kernel checks
 #      the table and never trusts it (issue 41): each of its functions
@@ -158,15 +162,54 @@ sys.exit(d != 0 or n < 10000)' "$tmp/table.jsonl" "$tmp/verdicts.jsonl"); then
 else
 	bad "the table's verdicts against models --all --verdicts of the final vmlinux: ${cmpv:-no figures} (functions, differ)"
 fi
+# same-name (tests/boot/tramp.c same_name()): every function's fentry and
+# fentry.multi verdicts for the guest, which tries those of the names its
+# kallsyms holds at two or more text addresses; same_n the count of such
+# functions by nm on the host's copy (each line says whether nm has the
+# function's name at two text addresses): the guest must find as many
+if ! same_n=$(python3 - "$tmp/verdicts.jsonl" "$tmp/vmlinux" "$tmp/same-name.txt" <<'PY'
+import collections, errno, json, subprocess, sys
+num = {'': 0, 'ENOTSUPP': 524}
+steps = {'': 0, 'load': 1, 'attach': 2, 'link': 3}
+addrs, b = collections.defaultdict(set), {}
+for l in subprocess.run(['nm', sys.argv[2]], capture_output=True, text=True, check=True).stdout.splitlines():
+    p = l.split()
+    if len(p) != 3:
+        continue
+    if p[2] in ('_stext', '_etext', '_sinittext', '_einittext'):
+        b[p[2]] = int(p[0], 16)
+    if p[1] in 'tTwW':
+        addrs[p[2]].add(int(p[0], 16))
+def text(a):
+    return b['_stext'] <= a < b['_etext'] or b['_sinittext'] <= a < b['_einittext']
+n = 0
+with open(sys.argv[3], 'w') as out:
+    for m in map(json.loads, open(sys.argv[1])):
+        w = []
+        for t in ('fentry', 'fentry.multi'):
+            v = m['verdicts'][t]
+            e = v.get('errno', '')
+            w += [num.get(e, getattr(errno, e, -1)), steps[v.get('step', '')]]
+        shared = len({a for a in addrs.get(m['name'], ()) if text(a)}) > 1
+        out.write('%d %s %d %d %d %d %d\n' % (m['id'], m['name'], *w, shared))
+        n += shared
+print(n)
+PY
+); then
+	bad "the verdicts for same-name: $same_n"
+	same_n=0
+	: >"$tmp/same-name.txt"
+fi
 # the single types' sample (tests/boot/tramp.c, /single-sample): every
 # SAMPLE_EVERY-th function and the first SAMPLE_FIRST of each verdict
 SAMPLE_EVERY=32 SAMPLE_FIRST=10
 [ "${BTFIDS_CHECK_FULL:-}" != 1 ] || SAMPLE_EVERY=0
 if [ "$SAMPLE_EVERY" = 0 ]; then
-	cpio /tramp.txt "$tmp/tramp.txt" >"$tmp/initrd1.cpio"
+	cpio /tramp.txt "$tmp/tramp.txt" /same-name.txt "$tmp/same-name.txt" >"$tmp/initrd1.cpio"
 else
 	echo "$SAMPLE_EVERY $SAMPLE_FIRST" >"$tmp/single-sample"
-	cpio /tramp.txt "$tmp/tramp.txt" /single-sample "$tmp/single-sample" >"$tmp/initrd1.cpio"
+	cpio /tramp.txt "$tmp/tramp.txt" /single-sample "$tmp/single-sample" \
+		/same-name.txt "$tmp/same-name.txt" >"$tmp/initrd1.cpio"
 fi
 cpio /tramp.txt "$tmp/tramp.txt" /tramp-probe "$tmp/probe.txt" >"$tmp/initrd2.cpio"
 cpio /tramp-klog "$tmp/empty" >"$tmp/initrd3.cpio"
@@ -248,6 +291,15 @@ for vt in fentry fexit fmod_ret; do
 	fi
 	grep -E "^boot: $rel verdicts: $vt: (a link each|wrong)" "$L" | head -5
 done
+# same-name: each function of a name at two or more text addresses, alone,
+# fentry and fentry.multi: refused as its verdicts say (the patched
+# kernel: ambiguous-name, EADDRNOTAVAIL), never attached to one of the
+# addresses by the name alone
+grep -E "^boot: $rel same-name: (fentry|fentry.multi|wrong|[0-9]+ names|nm )" "$L"
+[ "$same_n" -gt 0 ] || bad "same-name: nm finds no function of a name at two text addresses in this vmlinux"
+expect "same-name: the $same_n functions of names at two or more text addresses (nm), each refused with fentry and fentry.multi as its verdicts say; none attached to another function's code" \
+	'same-name: [0-9]+ functions' \
+	"same-name: $same_n functions of shared names tried, $same_n refused, 0 attached to their own code, 0 to another's$"
 grep -q '^boot: end' "$L" || bad "the first guest did not finish; log ends: $(tail -c 300 "$L" | tr '\n' ' ')"
 
 # the table is what the kernel reads: class pc altered to "not attachable"

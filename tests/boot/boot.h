@@ -23,14 +23,14 @@ struct boot_model {
 	uint8_t flags[BOOT_MAX_ARGS];
 	/* btfids' fentry verdict: "taken", or its reason, errno and step */
 	char verdict[24];
-	char verr[12];		/* "EINVAL"...; "-" when taken */
+	char verr[16];		/* "EINVAL", "EADDRNOTAVAIL"...; "-" when taken */
 	char vstep[8];		/* "load", "attach"; "-" when taken */
 	/* another function of the list is at its address (nm): its link is not kept */
 	bool alias;
 	/* fexit's and fmod_ret's verdicts, judged too when @more */
 	bool more;
-	char xverdict[24], xerr[12], xstep[8];
-	char mverdict[24], merr[12], mstep[8];
+	char xverdict[24], xerr[16], xstep[8];
+	char mverdict[24], merr[16], mstep[8];
 };
 
 #define FMODEL_STRUCT_ARG	1

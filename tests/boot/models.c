@@ -79,8 +79,8 @@ int boot_models_read(const char *path, const struct btf *vmlinux, struct boot_mo
 		m = x;
 		x = &m[n];
 		memset(x, 0, sizeof(*x));
-		k = sscanf(line, "%u %127s %d %23s %d %d %63s %63s %23s %11s %7s %23s %11s %7s "
-			   "%23s %11s %7s %d %d", &x->id, x->name, &att, x->reason, &x->nr_args,
+		k = sscanf(line, "%u %127s %d %23s %d %d %63s %63s %23s %15s %7s %23s %15s %7s "
+			   "%23s %15s %7s %d %d", &x->id, x->name, &att, x->reason, &x->nr_args,
 			   &x->slots, sizes, flags, x->verdict, x->verr, x->vstep, x->xverdict,
 			   x->xerr, x->xstep, x->mverdict, x->merr, x->mstep, &alias, &more);
 		if (k != 19 ||
@@ -206,6 +206,14 @@ static void load_refusal(int err, struct verdict *v)
 	snprintf(v->detail, sizeof(v->detail), "load: %s: %s", strerror(-err), l);
 	if (err == -ENOENT && strstr(l, "cannot be found")) {
 		said(v, "no-address", "ENOENT", "load");
+		return;
+	}
+	/*
+	 * the patched kernel (kernel/7.3): kallsyms holds the name at two or
+	 * more text addresses; nothing else at load gives this errno
+	 */
+	if (err == -EADDRNOTAVAIL) {
+		said(v, "ambiguous-name", "EADDRNOTAVAIL", "load");
 		return;
 	}
 	if (err == -EOPNOTSUPP && strstr(l, ">8 byte return value")) {

@@ -38,6 +38,10 @@
  *           btf_tramp2_check()): for each tracing_multi type, one link over
  *           every function the table says it takes, and each function it
  *           refuses alone, with the table's errno
+ *   same-name every function whose name /proc/kallsyms holds at two or
+ *           more text addresses, with fentry and with fentry.multi alone:
+ *           refused as btfids' verdicts say (/same-name.txt), never
+ *           attached by the name to one of the addresses (same_name())
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -78,6 +82,7 @@ struct tramp_func {
 	bool denied;		/* in the image's btf_id_deny set (kernel/bpf/verifier.c) */
 	bool site;		/* its name is at an ftrace call site (read_sites()) */
 	uint64_t addr;		/* then its function's address (kallsyms) */
+	bool shared;		/* its name is at two or more text addresses (mark_shared()) */
 	bool sampled;
 	int err[2];		/* attach errno alone: [0] tables off, [1] on */
 };
@@ -446,7 +451,9 @@ static void klog(void)
  *     ENOENT elsewhere (the site is looked up before any image is built);
  *   - an attachable class: attached at an ftrace site, ENOENT elsewhere;
  *   - but a function of the image's btf_id_deny set: EINVAL, whatever its
- *     class (check_attach_btf_id() refuses it before the model).
+ *     class (check_attach_btf_id() refuses it before the model);
+ *   - and where the address is looked up (ENOENT above), a name kallsyms
+ *     holds at two or more text addresses: EADDRNOTAVAIL (same_name()).
  * The site comes from tracefs and kallsyms, not from the attach: a
  * witness of its own.
  */
@@ -455,9 +462,11 @@ static int want_errno(const struct tramp_func *f, bool on)
 	if (f->denied)
 		return EINVAL;
 	if (f->attachable)
-		return f->site ? 0 : ENOENT;
+		return f->shared ? EADDRNOTAVAIL : f->site ? 0 : ENOENT;
 	if (!f->distilled)
 		return EINVAL;
+	if (!on && f->shared)
+		return EADDRNOTAVAIL;
 	return on || f->site ? ENOTSUPP : ENOENT;
 }
 
@@ -586,7 +595,8 @@ static int run_ids(const struct tramp_table *t, uint32_t **out)
 		return -ENOMEM;
 	}
 	for (i = 0; i < t->nr_funcs; i++)
-		if (t->f[i].sampled && t->f[i].attachable && t->f[i].site && !t->f[i].denied)
+		if (t->f[i].sampled && t->f[i].attachable && t->f[i].site && !t->f[i].denied &&
+		    !t->f[i].shared)
 			v[n++] = &t->f[i];
 	qsort(v, n, sizeof(*v), cmp_func_addr);
 	for (i = 0; i < n; i++)
@@ -737,7 +747,8 @@ static void free_table(struct tramp_table *t, struct tramp_sites *s)
 static const char *errno_name(int e)
 {
 	return e == EINVAL ? "EINVAL" : e == ENOENT ? "ENOENT" : e == EOPNOTSUPP ? "EOPNOTSUPP" :
-	       e == ENOTSUPP ? "ENOTSUPP" : e == EBUSY ? "EBUSY" : e ? "other" : "taken";
+	       e == ENOTSUPP ? "ENOTSUPP" : e == EBUSY ? "EBUSY" :
+	       e == EADDRNOTAVAIL ? "EADDRNOTAVAIL" : e ? "other" : "taken";
 }
 
 static void judge_verdicts_type(const char *path, const char *who, int k, int prog, int type,
@@ -1216,6 +1227,218 @@ out:
 	return st;
 }
 
+/*
+ * /same-name.txt (tests/boot-tramp.sh, from `btfids models --all
+ * --verdicts`): "id name fentry_errno fentry_step fentry.multi_errno
+ * fentry.multi_step nm" a function, step 0 and errno 0 when the verdict
+ * takes it (steps as enum btf_tramp_step); nm 1 when the host's nm puts
+ * the name at two or more text addresses (a witness of its own: the two
+ * must agree).
+ *
+ * Every function whose name this kernel's kallsyms holds at two or more
+ * distinct text addresses ([_stext, _etext), [_sinittext, _einittext);
+ * names of one address are one function): static functions of one name in
+ * two files, of which a BTF id describes one. Each is tried with fentry (a
+ * program loaded on its id, then its link) and with fentry.multi (a link
+ * of that one id): refused as its verdicts say, or attached. An attach
+ * went to one of several addresses, picked by the name alone: to the
+ * function's own code only where that can be shown, and nothing here can
+ * show which of them a BTF id describes (BTF holds no address), so every
+ * attach counts as to another's.
+ */
+#define SAME_NAME	"/same-name.txt"
+#define SAME_EXAMPLES	4
+
+struct same_name_func {
+	uint32_t id;
+	char name[NAME_MAX_LEN];
+	int err[2], step[2];	/* the verdicts': fentry, fentry.multi */
+	int nm;			/* the host's nm: at two or more text addresses */
+};
+
+/* Names of this kernel at two or more distinct text addresses, sorted */
+static int shared_names(char ***out)
+{
+	uint64_t t0 = 0, t1 = 0, i0 = 0, i1 = 0, first = 0;
+	struct tramp_sym *v = NULL;
+	int n = read_kallsyms(&v), i, j, k, cnt = 0;
+	char **names;
+
+	*out = NULL;
+	if (n <= 0)
+		return n ?: -ENOENT;
+	for (i = 0; i < n; i++) {
+		if (!strcmp(v[i].name, "_stext"))
+			t0 = v[i].addr;
+		else if (!strcmp(v[i].name, "_etext"))
+			t1 = v[i].addr;
+		else if (!strcmp(v[i].name, "_sinittext"))
+			i0 = v[i].addr;
+		else if (!strcmp(v[i].name, "_einittext"))
+			i1 = v[i].addr;
+	}
+	names = calloc(n, sizeof(*names));
+	if (!names || !t0 || t1 <= t0 || !v[n - 1].addr) {	/* addresses 0: kptr_restrict */
+		cnt = names ? -EPERM : -ENOMEM;
+		free(names);
+		names = NULL;
+		goto out;
+	}
+	qsort(v, n, sizeof(*v), cmp_sym_name_addr);
+	for (i = 0; i < n; i = j) {
+		int distinct = 0;
+
+		for (j = i; j < n && !strcmp(v[j].name, v[i].name); j++) {
+			uint64_t a = v[j].addr;
+
+			if (!((a >= t0 && a < t1) || (a >= i0 && a < i1)))
+				continue;
+			if (!distinct || a != first)
+				distinct++;
+			first = a;
+		}
+		if (distinct > 1) {
+			names[cnt++] = v[i].name;
+			v[i].name = NULL;
+		}
+	}
+	*out = names;
+out:
+	for (k = 0; k < n; k++)
+		free(v[k].name);
+	free(v);
+	return cnt;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The refusal of @type on @id alone: [0] step (0: attached), [1] errno */
+static void same_name_try(int type, uint32_t id, int multi_prog, int got[2])
+{
+	struct btf_tramp_attach_verdict k;
+	int fd;
+
+	if (type == BPF_TRACE_FENTRY) {
+		try_single(type, id, &k);
+		got[0] = k.refusal ? k.step : 0;
+		got[1] = k.refusal ? k.err : 0;
+		return;
+	}
+	fd = link_multi_type(multi_prog, type, &id, 1);
+	got[0] = fd < 0 ? BTF_TRAMP_STEP_LINK : 0;
+	got[1] = fd < 0 ? -fd : 0;
+	if (fd >= 0)
+		close(fd);
+}
+
+/* Each function of @t whose name is at two or more text addresses: ->shared */
+static void mark_shared(struct tramp_table *t)
+{
+	char **names = NULL;
+	int nn = shared_names(&names), i;
+
+	for (i = 0; nn > 0 && i < t->nr_funcs; i++) {
+		char *key = t->f[i].name;
+
+		t->f[i].shared = bsearch(&key, names, nn, sizeof(*names), cmp_str);
+	}
+	for (i = 0; i < nn; i++)
+		free(names[i]);
+	free(names);
+}
+
+static void same_name(const char *path)
+{
+	static const char *const tname[2] = { "fentry", "fentry.multi" };
+	static char log[1 << 12];
+	char **names = NULL, line[NAME_MAX_LEN + 64], ex[SAME_EXAMPLES][NAME_MAX_LEN + 96];
+	int nn = shared_names(&names), map = -1, prog = -1, i, k, got[2];
+	int n = 0, refused = 0, own = 0, other = 0, unlike = 0, w = 0, per[2][3] = { { 0 } };
+	int nm = 0, nm_differ = 0;
+	struct same_name_func f;
+	double t0 = now();
+	FILE *in = fopen(path, "r");
+
+	if (nn <= 0 || !in) {
+		say("same-name FAILED (%s)", !in ? "no " SAME_NAME :
+		    nn ? "cannot read /proc/kallsyms' text symbols" : "no name at two text addresses");
+		goto out;
+	}
+	qsort(names, nn, sizeof(*names), cmp_str);
+	map = map_create();
+	prog = map < 0 ? -1 : prog_load_type(map, BPF_TRACE_FENTRY_MULTI, log, sizeof(log));
+	if (prog < 0) {
+		say("same-name FAILED (the fentry.multi program was refused: %s)", strerror(errno));
+		goto out;
+	}
+	while (fgets(line, sizeof(line), in)) {
+		char *key = f.name;
+		bool attached = false, wrong = false, ks;
+
+		if (sscanf(line, "%u %511s %d %d %d %d %d", &f.id, f.name, &f.err[0], &f.step[0],
+			   &f.err[1], &f.step[1], &f.nm) != 7) {
+			say("same-name FAILED (%s: line %d unreadable)", path, n + 1);
+			goto out;
+		}
+		ks = bsearch(&key, names, nn, sizeof(*names), cmp_str);
+		nm += f.nm;
+		if (ks != !!f.nm && nm_differ++ < SAME_EXAMPLES)
+			say("same-name: nm and kallsyms differ: %s (id %u): at two or more text addresses by %s only",
+			    f.name, f.id, ks ? "kallsyms" : "nm");
+		if (!ks)
+			continue;
+		n++;
+		for (k = 0; k < 2; k++) {
+			same_name_try(k ? BPF_TRACE_FENTRY_MULTI : BPF_TRACE_FENTRY, f.id, prog, got);
+			if (!got[0]) {
+				attached = true;	/* to another's: see above */
+				per[k][2]++;
+			} else if (got[0] == f.step[k] && got[1] == f.err[k]) {
+				per[k][0]++;
+				continue;
+			} else {
+				wrong = true;
+				per[k][1]++;
+			}
+			if (w < SAME_EXAMPLES)
+				snprintf(ex[w], sizeof(ex[w]), "%s: %s (id %u): the verdict %s %s, the kernel %s %s",
+					 tname[k], f.name, f.id,
+					 f.step[k] ? errno_name(f.err[k]) : "taken",
+					 !f.step[k] ? "" : k ? "link" : step_name(f.step[k]),
+					 got[0] ? errno_name(got[1]) : "attached",
+					 !got[0] ? "" : k ? "link" : step_name(got[0]));
+			w++;
+		}
+		other += attached;
+		unlike += !attached && wrong;
+		refused += !attached && !wrong;
+	}
+	for (k = 0; k < 2; k++)
+		say("same-name: %s: %d tried, %d refused as the verdicts say, %d refused otherwise, %d attached",
+		    tname[k], n, per[k][0], per[k][1], per[k][2]);
+	for (i = 0; i < w && i < SAME_EXAMPLES; i++)
+		say("same-name: wrong: %s", ex[i]);
+	say("same-name: %d names of this kernel at two or more text addresses (/proc/kallsyms); %d functions of them refused otherwise than their verdicts say; %.1f s",
+	    nn, unlike, now() - t0);
+	say("same-name: nm (the host's) puts %d functions' names at two or more text addresses, kallsyms %d; %d differ",
+	    nm, n, nm_differ);
+	say("same-name: %d functions of shared names tried, %d refused, %d attached to their own code, %d to another's",
+	    n, refused, own, other);
+out:
+	if (in)
+		fclose(in);
+	if (prog >= 0)
+		close(prog);
+	if (map >= 0)
+		close(map);
+	for (i = 0; i < nn; i++)
+		free(names[i]);
+	free(names);
+}
+
 /* The table's own tests: the sample alone, one link, or the probe. */
 static void boot_tramp_table(const char *path, const char *probe_path)
 {
@@ -1231,6 +1454,7 @@ static void boot_tramp_table(const char *path, const char *probe_path)
 		return;
 	}
 	n = read_funcs(path, &s, &t);
+	mark_shared(&t);
 	map = map_create();
 	prog = map < 0 ? -1 : prog_load(map, log, sizeof(log));
 	if (n <= 0 || prog < 0) {
@@ -1282,4 +1506,6 @@ void boot_tramp(const char *path, const char *probe_path)
 	else
 		say("tramp export: %s", access(TABLE, F_OK) ? "none" : TABLE);
 	tables(state[0] == 'Y');
+	if (path && !probe_path && !access(SAME_NAME, R_OK))	/* the tables as booted */
+		same_name(SAME_NAME);
 }
