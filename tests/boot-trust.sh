@@ -4,7 +4,8 @@
 # trusts it. One relink with RESOLVE_BTFIDS=btfids; then tables made wrong
 # on purpose, each in one class (tests/boot/tramp_table.py alter: the table
 # stays valid, its crc32 right, the class self-consistent), each vmlinux
-# made into a bzImage by the tree's make, each booted once under qemu (TCG):
+# made into a bzImage by the tree's make (in the background, under the
+# tree's lock, while the first ones boot), each booted once under qemu (TCG):
 #   size        a driven function's class: its last argument 16 bytes
 #   flags       another's: its first argument's signed flag flipped
 #   count       another's: without its last argument
@@ -16,19 +17,19 @@
 #               (too-many-slots)
 #   unmodelled  a driven function's class marked not modelled (variadic)
 # The guest (tests/boot/share_trust.c, in the shared-image guest of
-# tests/boot-share.sh) runs only what it needs: the altered class's
-# functions alone, tables on and off (the kernel's own checks must give the
-# same answer both ways), then the proof with sharing on
-# (tests/boot/share_proof.c) over the driven functions, the altered class's
-# functions and the plain fentry's mates: the arguments and returns the
-# guest chose, checked on entry and exit; then the kernel's "btf_tramp:"
+# tests/boot-share.sh) runs only what it needs: the proof with sharing on
+# (tests/boot/share_proof.c, without its plain fentry) over the driven
+# functions and the altered classes' functions: every run's argument count,
+# the arguments and returns the guest chose, checked on entry and exit;
+# then the altered class's functions alone, tables on and off (the kernel's
+# own checks must give the same answer both ways); then the kernel's "btf_tramp:"
 # lines. A table is caught when the kernel says in exactly one line that it
 # dropped the altered class, why (the reason the alteration gives) and for
 # which function (for two-models, the moved one). One line a table:
-#   trust: <kind>: class K (<function>, N functions): caught|NOT caught (...); alone: ...; proof: F functions, H hits, W wrong
+#   trust: <kind>: class K (<function>, N functions): caught|NOT caught (...); alone: ...; links: ...; proof: F functions, H hits, W wrong
 # then
 #   table trust: <T> wrong tables booted, <C> caught, <W> attaches with a wrong model
-# and "boot-trust: N passed, N failed" (pass: T >= 6, C = T, W = 0) or
+# the script's time, and "boot-trust: N passed, N failed" (pass: T >= 6, C = T, W = 0) or
 # "boot-trust: skipped (<why>)".
 #
 #   BTFIDS_KBUILD_PATCHED       the patched tree's folder (kernel/build-tree)
@@ -97,8 +98,9 @@ done
 
 # relink with RESOLVE_BTFIDS=btfids and keep a copy of vmlinux and bzImage;
 # the table from the copy's bytes (tramp_table.py list); then one altered
-# vmlinux a kind, each made into a bzImage by the tree's make; the tree
-# gets the relinked vmlinux and bzImage back in any case
+# vmlinux a kind, each made into a bzImage by the tree's make, in the
+# background under the tree's lock while the guest boots the images made
+# already; the tree gets the relinked vmlinux and bzImage back in any case
 tt() { python3 "$S/tramp_table.py" "$@"; }
 # the kernel's xz (scripts/xz_wrap.sh) at preset 0: 1 s a test image, not 10
 # (XZ is the tree's make variable; any LZMA2 stream decompresses)
@@ -116,55 +118,71 @@ chmod +x "$tmp/xz"
 # cls NAME: "id class" of function NAME in the table's list
 cls() { awk -v n="$1" '$2 == n { print $1, $3; exit }' "$tmp/tramp.txt"; }
 t0=$SECONDS
-if ! (flock -w "$(emu_secs 1800)" 9 || exit 1
-      echo $SECONDS >"$tmp/locked"
-      relink_kbuild "$DP" 7.3 || exit 1
-      # cp -p: put back as they were, the next boot reuses the relink (relink_kbuild)
-      cp -p "$T/vmlinux" "$tmp/vmlinux" && cp -p "$T/arch/x86/boot/bzImage" "$tmp/bzImage" || exit 1
-      # and the altered intermediates go: the next make remakes them from
-      # the restored vmlinux (older than they are)
-      trap 'cp -p "$tmp/vmlinux" "$T/vmlinux"; cp -p "$tmp/bzImage" "$T/arch/x86/boot/bzImage"
-	    rm -f "$T/arch/x86/boot/compressed/vmlinux.bin"' EXIT
-      tt list "$tmp/vmlinux" "$tmp/tramp.txt" >"$tmp/table" || exit 1
-      for k in $KINDS; do
-	      IFS='|' read -r alter expect why <<<"${how[$k]}"
-	      # shellcheck disable=SC2086 # func: one or two names
-	      set -- ${func[$k]}
-	      id='' class='' into=''
-	      read -r id class < <(cls "$1")
-	      [ -n "${class:-}" ] || { echo "$k: no function $1 in the table" >&2; exit 1; }
-	      args="$class" moved=
-	      if [ "$alter" = move ]; then
-		      read -r _ into < <(cls "$2")
-		      [ -n "${into:-}" ] || { echo "$k: no function $2 in the table" >&2; exit 1; }
-		      args="$id $into" class=$into moved=$1
-	      fi
-	      # /share-trust: "KIND CLASS EXPECT", then the class's functions
-	      # (not the verifier's btf_id_deny), the moved one first
-	      {
-		      echo "$k $class $expect"
-		      [ -z "$moved" ] || echo "$id $moved"
-		      awk -v c="$class" '$3 == c && $6 == 0 { print $1, $2 }' "$tmp/tramp.txt"
-	      } >"$tmp/trust.$k"
-	      echo "$k|$class|$expect|$why|$moved|$1" >>"$tmp/kinds"
-	      # shellcheck disable=SC2086 # args: words
-	      cp "$tmp/vmlinux" "$T/vmlinux" && tt alter "$T/vmlinux" "$alter" $args &&
-	      make -s -C "$T" ARCH=x86_64 RESOLVE_BTFIDS="$B" XZ="$tmp/xz" bzImage >/dev/null &&
-	      cp "$T/arch/x86/boot/bzImage" "$tmp/bzImage.$k" || exit 1
-      done
-     ) 9>"$DP/.relink-7.3.lock" 2>"$tmp/err"; then
-	bad "relink with RESOLVE_BTFIDS=btfids, the table's list, or the altered images: $(tail -1 "$tmp/err")"
+{
+	(flock -w "$(emu_secs 1800)" 9 || exit 1
+	 echo $SECONDS >"$tmp/locked"
+	 relink_kbuild "$DP" 7.3 || exit 1
+	 echo $SECONDS >"$tmp/relinked"
+	 # cp -p: put back as they were, the next boot reuses the relink (relink_kbuild)
+	 cp -p "$T/vmlinux" "$tmp/vmlinux" && cp -p "$T/arch/x86/boot/bzImage" "$tmp/bzImage" || exit 1
+	 # and the altered intermediates go: the next make remakes them from
+	 # the restored vmlinux (older than they are)
+	 trap 'cp -p "$tmp/vmlinux" "$T/vmlinux"; cp -p "$tmp/bzImage" "$T/arch/x86/boot/bzImage"
+	       rm -f "$T/arch/x86/boot/compressed/vmlinux.bin"' EXIT
+	 tt list "$tmp/vmlinux" "$tmp/tramp.txt" >"$tmp/table" || exit 1
+	 for k in $KINDS; do
+		IFS='|' read -r alter expect why <<<"${how[$k]}"
+		# shellcheck disable=SC2086 # func: one or two names
+		set -- ${func[$k]}
+		id='' class='' into=''
+		read -r id class < <(cls "$1")
+		[ -n "${class:-}" ] || { echo "$k: no function $1 in the table" >&2; exit 1; }
+		args="$class" moved=
+		if [ "$alter" = move ]; then
+			read -r _ into < <(cls "$2")
+			[ -n "${into:-}" ] || { echo "$k: no function $2 in the table" >&2; exit 1; }
+			args="$id $into" class=$into moved=$1
+		fi
+		# /share-trust: "KIND CLASS EXPECT", then the class's functions
+		# (not the verifier's btf_id_deny), the moved one first
+		{
+			echo "$k $class $expect"
+			[ -z "$moved" ] || echo "$id $moved"
+			awk -v c="$class" '$3 == c && $6 == 0 { print $1, $2 }' "$tmp/tramp.txt"
+		} >"$tmp/trust.$k"
+		echo "$k|$class|$expect|$why|$moved|$1|$alter $args" >>"$tmp/kinds.part"
+	 done
+	 mv "$tmp/kinds.part" "$tmp/kinds"
+	 while IFS='|' read -r k _ _ _ _ _ alt; do
+		# shellcheck disable=SC2086 # alt: words
+		cp "$tmp/vmlinux" "$T/vmlinux" && tt alter "$T/vmlinux" $alt &&
+		make -s -C "$T" ARCH=x86_64 RESOLVE_BTFIDS="$B" XZ="$tmp/xz" bzImage >/dev/null &&
+		cp "$T/arch/x86/boot/bzImage" "$tmp/bzImage.$k.part" &&
+		mv "$tmp/bzImage.$k.part" "$tmp/bzImage.$k" || exit 1
+	 done <"$tmp/kinds"
+	 echo $SECONDS >"$tmp/made"
+	) 9>"$DP/.relink-7.3.lock" 2>"$tmp/err"
+	echo $? >"$tmp/maker.rc"
+} &
+maker=$!
+# the tree is put back before $tmp goes
+trap 'wait "$maker" 2>/dev/null; rm -rf "$tmp"' EXIT
+# await FILE: true once FILE is there, false when the maker ended without it
+await() {
+	while [ ! -e "$1" ]; do
+		[ ! -e "$tmp/maker.rc" ] || [ -e "$1" ] || return 1
+		sleep 1
+	done
+}
+if ! await "$tmp/kinds"; then
+	bad "relink with RESOLVE_BTFIDS=btfids, or the table's list: $(tail -1 "$tmp/err")"
 	finish
 fi
-locked=$(cat "$tmp/locked")
-images_s=$((SECONDS - locked))
-ok "kbuild relinked the patched 7.3 tree with RESOLVE_BTFIDS=btfids, $(wc -l <"$tmp/kinds") altered images made ($images_s s, after $((locked - t0)) s waiting for the tree's lock)"
 
 # /funcs.txt (tests/boot/share.c): as tests/boot-share.sh's, but only the
-# driven functions (share_proof.c's drives[]), five mates of the plain
-# fentry's model, and the functions of every altered class that btfids
-# models as attachable (the proof over them: their arguments' count on
-# every run, the driven ones' values)
+# driven functions (share_proof.c's drives[]) and the functions of every
+# altered class that btfids models as attachable (the proof over them:
+# their arguments' count on every run, the driven ones' values)
 if ! "$B" models --all "$tmp/vmlinux" >"$tmp/models.jsonl" 2>"$tmp/err" ||
    ! nm "$tmp/vmlinux" >"$tmp/nm" 2>>"$tmp/err"; then
 	bad "btfids models --all, nm: $(tail -1 "$tmp/err")"
@@ -187,7 +205,6 @@ ms = [json.loads(l) for l in open(d + '/models.jsonl')]
 names = collections.Counter(m['name'] for m in ms)
 proof = open(s + '/share_proof.c').read()
 driven = set(re.findall(r'\{ "(\w+)", d_\w+ \}', proof))
-plain = set(re.findall(r'share_find\(p->c, "(\w+)"\)', proof))
 keep = {int(l) for l in open(d + '/keep-ids')}
 def model(m):
     sizes, flags = m.get('arg_size', []), m.get('arg_flags', [])
@@ -196,17 +213,13 @@ def model(m):
 cands = [m for m in ms
          if m['attachable'] and names[m['name']] == 1 and syms[m['name']] <= 1 and
          deny.get(m['name']) != [] and m['id'] not in btf_id_deny]
-pmodels = {model(m) for m in cands if m['name'] in plain}
-if not plain or not pmodels or not driven:
-    sys.exit('no drives[] or plain fentry target found in share_proof.c')
-mates = 0
+if not driven:
+    sys.exit('no drives[] found in share_proof.c')
 with open(d + '/funcs.txt', 'w') as out:
     for m in cands:
         n, mo = m['name'], model(m)
-        if n not in driven and n not in plain and m['id'] not in keep:
-            if mo not in pmodels or mates >= 5:
-                continue
-            mates += 1
+        if n not in driven and m['id'] not in keep:
+            continue
         out.write('%d %s %d %d %s %s %d\n' % (m['id'], n, m['slots'], m.get('ret_size', 0),
                                              ','.join(map(str, m.get('arg_size', []))) or '-', mo,
                                              'fexit' not in deny.get(n, []) and
@@ -286,7 +299,11 @@ judge() {
 }
 
 boots_t0=$SECONDS
-while IFS='|' read -r k class expect why moved fn; do
+while IFS='|' read -r k class expect why moved fn _; do
+	if ! await "$tmp/bzImage.$k"; then
+		bad "$k: the altered image: $(tail -1 "$tmp/err")"
+		break
+	fi
 	boot_cpio "$gic" "/init=$tmp/init" "/ids.bpf.o=$tmp/ids.bpf.o" "/share.bpf.o=$tmp/share.bpf.o" \
 		"/funcs.txt=$tmp/funcs.txt" "/share-trust=$tmp/trust.$k" >"$tmp/initrd.cpio" ||
 		{ bad "gen_init_cpio"; finish; }
@@ -302,5 +319,12 @@ if [ "$booted" -ge 6 ] && [ "$booted" = "$nk" ] && [ "$caught" = "$booted" ] && 
 else
 	bad "table trust: $booted of $nk booted (want at least 6), $caught caught, $wrong attaches with a wrong model"
 fi
-echo "  boot-trust: $((SECONDS - t_start)) s: the relink and $nk images $images_s s, $nk boots $((SECONDS - boots_t0)) s"
+wait "$maker"
+if [ "$(cat "$tmp/maker.rc")" = 0 ]; then
+	read -r locked <"$tmp/locked"; read -r relinked <"$tmp/relinked"; read -r made <"$tmp/made"
+	ok "kbuild relinked the patched 7.3 tree with RESOLVE_BTFIDS=btfids ($((relinked - locked)) s, after $((locked - t0)) s waiting for the tree's lock), $nk altered images made ($((made - relinked)) s, while the first ones booted)"
+else
+	bad "the relink or the altered images: $(tail -1 "$tmp/err")"
+fi
+echo "  boot-trust: $((SECONDS - t_start)) s in all; from the table's list on (the images made meanwhile) $((SECONDS - boots_t0)) s"
 finish

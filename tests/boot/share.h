@@ -92,6 +92,7 @@ struct share_ctx {
 	uint64_t *xcookies;
 	int xn;
 	double hz;		/* TSC rate */
+	bool no_plain;		/* the proof without its plain fentry (share_trust.c) */
 };
 
 /* Write @mode to bpf_tramp_share and read it back: 0, or -1 (said) */

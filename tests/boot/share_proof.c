@@ -691,7 +691,8 @@ static void proof_phase(struct proof *p, int mode)
 	drive_all(p);
 	exercise();
 	share_counter_set(c, SHARE_RECORD, 0);
-	plain(p, mode);
+	if (!c->no_plain)
+		plain(p, mode);
 	collect(p);
 	t0 = now();
 	close(l);
