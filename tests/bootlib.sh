@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2034,SC2154 # the variables are for the scripts that source this; top, B, tmp come from them
-# bootlib.sh - sourced by the boots of the patched 7.3 tree (kernel/7.3,
-# built by kernel/build-tree): tests/boot-tramp.sh, tests/selftests-boot.sh,
+# bootlib.sh - sourced by the boots of the patched 7.3 tree (kernel/7.3 on
+# kernel/7.3-fixes, built by kernel/build-tree): tests/boot-tramp.sh, tests/selftests-boot.sh,
 # tests/boot-share.sh.
 # The caller has sourced tests/paths.sh. A caller that sets NAME (the
 # prefix of its closing line) first gets skip(), ok(), bad() and finish()
@@ -35,21 +35,22 @@ if [ -n "${NAME:-}" ]; then
 	finish() { echo "$NAME: $passed passed, $failed failed"; [ "$failed" = 0 ]; exit; }
 fi
 
-# series_built: true when the tree is built from kernel/7.3 as it is now
-# (kernel/build-tree's .btfids-series: the sha256 of the patches)
+# series_built: true when the tree is built from kernel/7.3-fixes and
+# kernel/7.3 as they are now (kernel/build-tree's .btfids-series: the sha256
+# of the fixes' patches, then the feature series')
 series_built() {
 	local p want
 
 	# a tree the series is being developed in: its hash is not kernel/7.3's
 	[ "${BTFIDS_BOOT_TRAMP_ANY_TREE:-}" = 1 ] && return 0
-	want=$(for p in "$top"/kernel/7.3/0*.patch; do
+	want=$(for p in "$top"/kernel/7.3-fixes/0*.patch "$top"/kernel/7.3/0*.patch; do
 		[ "${p##*/}" = 0000-cover-letter.patch ] || cat "$p"
 	done | sha256sum | cut -d' ' -f1)
 	[ "$(cat "$T/.btfids-series" 2>/dev/null)" = "$want" ]
 }
 
 # skip unless the host can build the guest and the tree is built from
-# kernel/7.3 as it is now
+# kernel/7.3-fixes and kernel/7.3 as they are now
 patched_tree_ready() {
 	[ "$(uname -m)" = x86_64 ] || skip "the guest program is built for x86-64; this host is $(uname -m)"
 	command -v "$QEMU" >/dev/null || skip "no $QEMU: apt-get install qemu-system-x86"
@@ -62,7 +63,7 @@ patched_tree_ready() {
 	[ -f "$T/.config" ] && [ -f "$T/arch/x86/boot/bzImage" ] ||
 		skip "no patched 7.3 tree in $DP: run kernel/build-tree once, about 12 minutes"
 	series_built ||
-		skip "the patched tree in $DP is not built from kernel/7.3 as it is now: run kernel/build-tree (or BTFIDS_BOOT_TRAMP_ANY_TREE=1)"
+		skip "the patched tree in $DP is not built from kernel/7.3-fixes and kernel/7.3 as they are now: run kernel/build-tree (or BTFIDS_BOOT_TRAMP_ANY_TREE=1)"
 	emu_scale >/dev/null	# once, here: boot() and the guest use it
 	echo "  emulator: $(emu_said)"
 }
@@ -126,7 +127,7 @@ boot_require() {
 	[ -x "$B" ] || skip "no btfids at $B: run make"
 	[ -f "$T/.config" ] && [ -f "$T/arch/x86/boot/bzImage" ] ||
 		skip "no patched 7.3 tree in $DP: run kernel/build-tree once, about 12 minutes"
-	series_built || skip "the patched tree in $DP is not built from kernel/7.3 as it is now: run kernel/build-tree"
+	series_built || skip "the patched tree in $DP is not built from kernel/7.3-fixes and kernel/7.3 as they are now: run kernel/build-tree"
 	emu_scale >/dev/null
 	echo "  emulator: $(emu_said)"
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # selftests-boot.sh - upstream's BPF selftests of the mass-attach path in the
-# booted patched 7.3 kernel: relink the patched tree (kernel/7.3, built by
-# kernel/build-tree) with RESOLVE_BTFIDS=btfids, build bpf_testmod.ko as an
+# booted patched 7.3 kernel: relink the patched tree (kernel/7.3 on
+# kernel/7.3-fixes, built by kernel/build-tree) with RESOLVE_BTFIDS=btfids,
+# build bpf_testmod.ko as an
 # external module against it (kbuild's KBUILD_EXTMOD path, where btfids runs
 # with --distill_base), build the tree's own test_progs with only the
 # trampoline and multi-attach tests (tests/selftests/Makefile: TESTS), boot

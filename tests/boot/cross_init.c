@@ -9,7 +9,7 @@
  *   init started
  *   klog: btf_tramp: ...      every kernel log line with "btf_tramp: "
  *                             (the table's boot check and its self-test,
- *                             kernel/7.3 patches 4, 7 and 12)
+ *                             kernel/7.3 patches 1, 4 and 12)
  *   export: PATH: N bytes, magic 0xM, version V
  *                             /sys/kernel/btf_tramp/vmlinux (patch 13), its
  *                             header read in the kernel's byte order; or

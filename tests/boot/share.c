@@ -670,18 +670,100 @@ static unsigned char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
+/* A "taken" function of the table, by name, for one_per_site() */
+struct site_name {
+	const char *name;
+	uint64_t addr;		/* /proc/kallsyms, 0 when not there */
+	uint32_t id;
+	int listed;		/* available_filter_functions names the site so */
+};
+
+static int cmp_site_name(const void *a, const void *b)
+{
+	return strcmp(((const struct site_name *)a)->name, ((const struct site_name *)b)->name);
+}
+
+/* by address, the name ftrace lists the site by first, then by id */
+static int cmp_site_addr(const void *a, const void *b)
+{
+	const struct site_name *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->listed != y->listed)
+		return y->listed - x->listed;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Mark the names of @s[0..k) (sorted by name) that @path lists: "ADDR T NAME" or "NAME" */
+static void site_names_read(struct site_name *s, int k, const char *path, int kallsyms)
+{
+	FILE *fp = fopen(path, "r");
+	char line[512], name[256];
+	unsigned long long a = 0;
+	struct site_name key = { .name = name }, *hit;
+
+	while (fp && fgets(line, sizeof(line), fp)) {
+		if (kallsyms ? sscanf(line, "%llx %*s %255s", &a, name) != 2 :
+			       sscanf(line, "%255s", name) != 1)
+			continue;
+		hit = bsearch(&key, s, k, sizeof(*s), cmp_site_name);
+		if (!hit)
+			continue;
+		if (!kallsyms)
+			hit->listed = 1;
+		else if (!hit->addr)
+			hit->addr = a;	/* the first of a name, as the kernel takes it */
+	}
+	if (fp)
+		fclose(fp);
+}
+
+/*
+ * Of @ids[0..k) (the names of @f[0..n), sorted by name), one id a call
+ * site: two BTF ids can name one function (names the compiler folded into
+ * one, such as __x64_sys_munlockall and __do_sys_munlockall), each "taken"
+ * alone, but a link that names one call site twice is refused, -EINVAL
+ * (kernel/7.3-fixes 3/8). A tool keeps one of them; this one keeps the
+ * name ftrace lists the site by, as the search does. The count kept.
+ */
+static int one_per_site(const struct share_func *f, int n, uint32_t *ids, int k)
+{
+	struct site_name *s = calloc(k ? k : 1, sizeof(*s));
+	int i, j, m = 0;
+
+	if (!s)
+		return k;
+	for (i = 0, j = 0; i < n && j < k; i++)
+		if (f[i].id == ids[j]) {
+			s[j].name = f[i].name;
+			s[j].id = ids[j];
+			j++;
+		}
+	k = j;
+	qsort(s, k, sizeof(*s), cmp_site_name);
+	site_names_read(s, k, "/proc/kallsyms", 1);
+	site_names_read(s, k, "/sys/kernel/tracing/available_filter_functions", 0);
+	qsort(s, k, sizeof(*s), cmp_site_addr);
+	for (i = 0; i < k; i++)
+		if (!i || !s[i].addr || s[i].addr != s[i - 1].addr)
+			ids[m++] = s[i].id;
+	free(s);
+	return m;
+}
+
 /*
  * What a tool does with the exported verdicts: read the table, check it
  * against /sys/kernel/btf/vmlinux, keep the functions of @f[0..n) whose
- * @type verdict (enum btf_tramp_attach) is "taken", one link of @prog over
- * them; for fexit.multi only those /funcs.txt marks for fexit (the deny
- * list's sleepers: a kworker started, or kthreadd asleep, while the link
- * is on stays inside worker_thread() or schedule() through its image,
- * which outlives the link by minutes, and for good once the kworker exits
- * from kthread() or a task from do_task_dead(), neither of which returns).
- * Their count, the ids in *@ids, the link's attach and detach in
- * *@link_s (when not NULL); -1 when the table is not there or not valid
- * (*@ids NULL), -2 when the link is refused.
+ * @type verdict (enum btf_tramp_attach) is "taken", one a call site
+ * (one_per_site()), one link of @prog over them; for fexit.multi only those
+ * /funcs.txt marks for fexit (the deny list's sleepers: a kworker started,
+ * or kthreadd asleep, while the link is on stays inside worker_thread() or
+ * schedule() through its image, which outlives the link by minutes, and for
+ * good once the kworker exits from kthread() or a task from do_task_dead(),
+ * neither of which returns). Their count, the ids in *@ids, the link's
+ * attach and detach in *@link_s (when not NULL); -1 when the table is not
+ * there or not valid (*@ids NULL), -2 when the link is refused.
  */
 static int table_takes(struct bpf_program *prog, const struct share_func *f, int n, int type,
 		       uint32_t **ids, double *link_s)
@@ -708,6 +790,7 @@ static int table_takes(struct bpf_program *prog, const struct share_func *f, int
 		if (v && v->at[type].refusal == BTF_TRAMP_TAKEN)
 			(*ids)[k++] = f[i].id;
 	}
+	k = one_per_site(f, n, *ids, k);
 	t0 = now();
 	fd = share_link(prog, *ids, NULL, k);
 	if (fd >= 0)

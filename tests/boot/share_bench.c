@@ -334,8 +334,8 @@ void share_bench(struct share_ctx *c, int kprobe_n)
 	 * kprobe_multi: one attach and detach a boot, the boot's last, over N
 	 * functions: after a kprobe_multi detach over 1,000 or more functions
 	 * the 7.3-rc7 kernel called NULL from the next traced call on, until
-	 * patch 1 fixed its x86 ftrace (docs/kernel.md, Found and fixed); the
-	 * figures stay comparable with the earlier ones
+	 * kernel/7.3-fixes 1/8 fixed its x86 ftrace (docs/kernel.md, Found and
+	 * fixed); the figures stay comparable with the earlier ones
 	 */
 	if (kprobe_n) {
 		struct size_result one = { .n = kprobe_n > c->n ? c->n : kprobe_n };

@@ -2,27 +2,28 @@
 /*
  * share_klp.c - a livepatch on a function tracing_multi links trace
  * (tests/boot-share.sh, make check), sharing on and off: the series'
- * review findings on IPMODIFY ftrace_ops (patches 2/10 and 8/10) as tests.
+ * review findings on IPMODIFY ftrace_ops as tests.
  *
  * The links: fentry.multi and fexit.multi (share.bpf.c proof_entry,
- * proof_exit) over both BTF ids of munlockall's one call site,
- * __x64_sys_munlockall (the linked id) and __do_sys_munlockall (its
- * alias), one cookie for both, and KLP_PEERS other __x64_sys_* wrappers of
- * the same model, so that with sharing on munlockall starts in a shared
- * image. /btfids_klp.ko (tests/boot/klp) patches munlockall and four
- * more syscalls (klp_syscalls[], in the links too) to return KLP_RET.
+ * proof_exit) over munlockall's call site, by __x64_sys_munlockall, and
+ * KLP_PEERS other __x64_sys_* wrappers of the same model, so that with
+ * sharing on munlockall starts in a shared image. /btfids_klp.ko
+ * (tests/boot/klp) patches munlockall and four more syscalls
+ * (klp_syscalls[], in the links too) to return KLP_RET. The site's other
+ * BTF id, __do_sys_munlockall (gcc folds the two into one function), with
+ * the first in one link is refused: -EINVAL (kernel/7.3-fixes 3/8).
  *
  *   1. attach, then the livepatch: munlockall returns KLP_RET, so the
  *      IPMODIFY callback (bpf_tramp_ftrace_ops_func()) acted on the live
- *      trampoline, not on an idle one of the alias; both programs ran for
- *      munlockall's address with its cookie and the fexit one saw KLP_RET
+ *      trampoline; both programs ran for munlockall's address with its
+ *      cookie and the fexit one saw KLP_RET
  *      (a shared image reads its function from the return address, which
  *      ftrace_regs_caller rewrites to the livepatch's: a stray run and a
  *      lost cookie); its call site calls an image of its own. After the
  *      livepatch is removed munlockall returns 0 and both still run.
- *   2. the livepatch, then attach: the same (before patch 3/11 the
- *      attach failed with -EAGAIN, each try; its first version gave up
- *      after 3 more tries, fewer than five live-patched call sites take).
+ *   2. the livepatch, then attach: the same (before kernel/7.3-fixes 5/8
+ *      the attach failed with -EAGAIN, each try; an earlier form of it gave
+ *      up after 3 more tries, fewer than five live-patched call sites take).
  * Then the counts are back. Lines: "shared: check <on|off>, livepatch:
  * <what>: ok|FAILED (<why>)"; without /btfids_klp.ko one "shared:
  * livepatch: skipped" line.
@@ -53,7 +54,7 @@
  * The other syscalls the livepatch patches (tests/boot/klp/btfids_klp.c),
  * each an __x64_sys_ wrapper of the linked id's model: their call sites
  * are in the links too, so the attach on the live-patched functions meets
- * five IPMODIFY ops (patch 3/11: one try each).
+ * five IPMODIFY ops (kernel/7.3-fixes 5/8: one more try each at most).
  */
 static const struct {
 	const char *name;
@@ -65,7 +66,7 @@ static const struct {
 	{ "__x64_sys_syncfs", SYS_syncfs },
 };
 #define KLP_SYSCALLS	(sizeof(klp_syscalls) / sizeof(klp_syscalls[0]))
-#define KLP_IDS		(KLP_PEERS + 2 + KLP_SYSCALLS)
+#define KLP_IDS		(KLP_PEERS + 1 + KLP_SYSCALLS)
 #define KLP_WAIT_SECS	60.0
 
 struct klp_test {
@@ -73,7 +74,7 @@ struct klp_test {
 	const char *mode;
 	int fd_map;
 	uint64_t addr;		/* munlockall's /proc/kallsyms address */
-	uint64_t cookie;	/* both ids' */
+	uint64_t cookie;	/* its cookie */
 	uint32_t ids[KLP_IDS];
 	uint64_t cookies[KLP_IDS];
 	uint64_t addrs[KLP_IDS];
@@ -278,8 +279,8 @@ static bool other_calls(bool patched, char *why, size_t size)
 
 /*
  * Both links over the test's functions, fentry.multi first, each at the
- * first try (before patch 3/11 a live-patched call site gave -EAGAIN on
- * every try): 0, or -errno (said)
+ * first try (before kernel/7.3-fixes 5/8 a live-patched call site gave
+ * -EAGAIN on every try): 0, or -errno (said)
  */
 static int attach(struct klp_test *t, int *le, int *lx, const char *what)
 {
@@ -386,9 +387,27 @@ static bool patched(const char *name)
 }
 
 /*
- * The ids: munlockall's two, the livepatch's other syscalls, then KLP_PEERS other __x64_sys_* wrappers of
- * the fexit link with one model (the linked id's: one pt_regs pointer,
- * a long): 0, or -1 (said)
+ * A link over both ids of munlockall's one call site is refused, -EINVAL,
+ * before anything is attached (kernel/7.3-fixes 3/8)
+ */
+static void twice(struct klp_test *t, int linked, int alias)
+{
+	struct bpf_program *prog = bpf_object__find_program_by_name(t->c->obj, "proof_entry");
+	uint32_t ids[2] = { linked, alias };
+	uint64_t cookies[2] = { t->cookie, t->cookie };
+	int fd = share_link(prog, ids, cookies, 2);
+
+	klp_check(t, fd == -EINVAL, "one call site by two ids",
+		  "fentry.multi over %s and %s: %s (want %s)", KLP_LINKED, KLP_ALIAS,
+		  fd >= 0 ? "attached" : strerror(-fd), strerror(EINVAL));
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
+ * The ids: munlockall's (KLP_LINKED), the livepatch's other syscalls, then
+ * KLP_PEERS other __x64_sys_* wrappers of the fexit link with one model
+ * (the linked id's: one pt_regs pointer, a long): 0, or -1 (said)
  */
 static int pick(struct klp_test *t, struct btf *btf)
 {
@@ -405,12 +424,12 @@ static int pick(struct klp_test *t, struct btf *btf)
 		return -1;
 	}
 	t->cookie = share_cookie(linked);
+	twice(t, linked, alias);
 	t->ids[0] = linked;
-	t->ids[1] = alias;
-	t->cookies[0] = t->cookies[1] = t->cookie;
-	t->addrs[0] = t->addrs[1] = t->addr;
-	t->nargs[0] = t->nargs[1] = 1;
-	t->n = 2;
+	t->cookies[0] = t->cookie;
+	t->addrs[0] = t->addr;
+	t->nargs[0] = 1;
+	t->n = 1;
 	/* by BTF and kallsyms: ftrace may list a site by its other name */
 	for (size_t k = 0; k < KLP_SYSCALLS; k++) {
 		int id = btf__find_by_name_kind(btf, klp_syscalls[k].name, BTF_KIND_FUNC);
