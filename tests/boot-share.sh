@@ -310,7 +310,7 @@ else
 		esac
 	done < <(grep -E "^boot: $rel shared: check " "$L" | sed "s/^boot: $rel //")
 	# what the search found by trial, found again with the verdicts of the
-	# table the kernel exports (/sys/kernel/btf_tramp/vmlinux): one read,
+	# table the kernel exports (/sys/kernel/btf/vmlinux.tramp): one read,
 	# one link that takes them all, every function the search kept among
 	# them (issue 28), timed in this boot
 	vl=$(grep -m1 -E "^boot: $rel share: verdicts: fentry.multi: " "$L" | sed "s/^boot: $rel share: //")
@@ -318,6 +318,18 @@ else
 		ok "the exported table's verdicts: $vl"
 	else
 		bad "the exported table's verdicts against the search: ${vl:-no line}"
+	fi
+	# what the table saves an attach once the kernel confirmed it (share.c
+	# check_cost()): the check stage of a link over the functions with the
+	# table, less than half of one with btf_tramp=0 (BTF walked each time)
+	cl=$(grep -m1 -E "^boot: $rel share: the table's check: " "$L" | sed "s/^boot: $rel share: //")
+	echo "  $cl"
+	if echo "$cl" | awk '{ w = $(NF - 4); o = $(NF - 1) }
+		/with the table \(confirmed\) [0-9.]+ ms, without [0-9.]+ ms$/ && w >= 0 && o > 2 * w { ok = 1 }
+		END { exit !ok }'; then
+		ok "the confirmed table's check costs an attach less than half of BTF's walk: $cl"
+	else
+		bad "the table's check, first attach against a second: ${cl:-no line}"
 	fi
 	[ ! -s "$tmp/klp.err" ] || bad "the livepatch module (tests/boot/klp) did not build: $(cat "$tmp/klp.err")"
 	grep -E "^boot: $rel shared: livepatch: skipped" "$L" | sed "s/^boot: $rel /  /"

@@ -13,7 +13,7 @@
 #      20th function, each class at least once): the errno must be the one
 #      the class and the ftrace sites give, both ways; then one link over
 #      every attachable sampled function at an ftrace site runs its program,
-#      tables off and on; the exported table (/sys/kernel/btf_tramp/vmlinux)
+#      tables off and on; the exported table (/sys/kernel/btf/vmlinux.tramp)
 #      is read and checked, and per tracing_multi type one link over every
 #      function its verdicts take attaches, each one they refuse is refused
 #      alone with their errno; per single type (fentry, fexit, fmod_ret)
@@ -254,13 +254,13 @@ expect "tracing_multi on each sampled function alone attaches where its class sa
 	'tramp attach: ' "tramp attach: [0-9]+ tried, [1-9][0-9]* attached, $nref refused as their class says, [0-9]+ attachable at no ftrace site \\(ENOENT\\), $ndeny in btf_id_deny \\(EINVAL\\), tables off and on; 0 wrong$"
 expect "one link over the attachable sampled functions runs its program, tables off and on" 'tramp run: ' \
 	"program ran [1-9][0-9]* times \\(tables off\\), [1-9][0-9]* \\(on\\)"
-# the verdicts of the table the kernel exports (/sys/kernel/btf_tramp/vmlinux,
+# the verdicts of the table the kernel exports (/sys/kernel/btf/vmlinux.tramp,
 # checked in the guest against /sys/kernel/btf/vmlinux): per tracing_multi
 # type, one link over every function it takes, at the first try, and each
 # one it refuses refused alone, with its errno (issue 28)
-expect "the kernel exports the table it took in /sys/kernel/btf_tramp/vmlinux, version 3, the crc32 of /sys/kernel/btf/vmlinux" \
-	'verdicts: /sys/kernel/btf_tramp/vmlinux' \
-	"verdicts: /sys/kernel/btf_tramp/vmlinux: version 3, $nf functions, $nv distinct verdicts, $size bytes, \\.BTF crc32 matches; [1-9][0-9]* judged for tracing_multi$"
+expect "the kernel exports the table it took in /sys/kernel/btf/vmlinux.tramp, version 3, the crc32 of /sys/kernel/btf/vmlinux" \
+	'verdicts: /sys/kernel/btf/vmlinux.tramp' \
+	"verdicts: /sys/kernel/btf/vmlinux.tramp: version 3, $nf functions, $nv distinct verdicts, $size bytes, \\.BTF crc32 matches; [1-9][0-9]* judged for tracing_multi$"
 for vt in fentry.multi fexit.multi; do
 	expect "$vt: one link takes every function the exported table's verdict takes; each it refuses is refused alone, with its errno" \
 		"verdicts: $vt: [0-9]+ taken" \
@@ -344,7 +344,7 @@ if [ "$(echo "$rf" | grep -c .)" = 1 ] &&
    grep -q "^boot: $rel tramp export: none$" "$L"; then
 	ok "a table with a verdict no kernel knows is refused in one line, and not exported: ${rf#*klog: }"
 else
-	bad "verdict refusal boot: ${rf:-no table line}; $(line 'tramp export' || echo 'no export line') (want one line: table refused: a verdict has an unknown refusal, ..., and no /sys/kernel/btf_tramp/vmlinux)"
+	bad "verdict refusal boot: ${rf:-no table line}; $(line 'tramp export' || echo 'no export line') (want one line: table refused: a verdict has an unknown refusal, ..., and no /sys/kernel/btf/vmlinux.tramp)"
 fi
 for l in "$tmp/log2" "$tmp/log3" "$tmp/log4"; do
 	grep -q '^boot: end' "$l" || bad "guest $(basename "$l") did not finish; log ends: $(tail -c 300 "$l" | tr '\n' ' ')"

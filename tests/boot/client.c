@@ -391,9 +391,9 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* the table's paths: where the kernel exports it now, and where it will */
+/* where the kernel exports the table (little-endian), beside its BTF */
 static const char *const table_paths[] = {
-	"/sys/kernel/btf/vmlinux.tramp", "/sys/kernel/btf_tramp/vmlinux",
+	"/sys/kernel/btf/vmlinux.tramp",
 };
 
 static void *read_file(const char *path, size_t *len)

@@ -11,12 +11,13 @@
  *                             (the table's boot check and its self-test,
  *                             kernel/7.3 patches 1, 4 and 12)
  *   export: PATH: N bytes, magic 0xM, version V
- *                             /sys/kernel/btf_tramp/vmlinux (patch 13), its
+ *                             /sys/kernel/btf/vmlinux.tramp (patch 13), its
  *                             header read in the kernel's byte order; or
  *                             "export: PATH: <errno text>"
  *   btf: N bytes              /sys/kernel/btf/vmlinux
  *   end
  */
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -29,7 +30,7 @@
 #include <sys/reboot.h>
 #include <sys/utsname.h>
 
-#define TABLE	"/sys/kernel/btf_tramp/vmlinux"
+#define TABLE	"/sys/kernel/btf/vmlinux.tramp"
 #define BTF	"/sys/kernel/btf/vmlinux"
 #define KLOG_READ_ALL	3	/* SYSLOG_ACTION_READ_ALL, kernel/printk/printk.c */
 #define KLOG_SIZE	10	/* SYSLOG_ACTION_SIZE_BUFFER */
@@ -87,7 +88,11 @@ static void klog_lines(void)
 	free(buf);
 }
 
-/* The exported table's size and header (struct btf_tramp_header: magic u32, version u16) */
+/*
+ * The exported table's size and header (struct btf_tramp2_hdr: magic u32,
+ * version u16), read as little-endian: the kernel exports it so whatever
+ * its own byte order (a big-endian kernel, s390x, converts a copy)
+ */
 static void exported(void)
 {
 	uint32_t magic;
@@ -103,6 +108,8 @@ static void exported(void)
 	} else {
 		memcpy(&magic, t, 4);
 		memcpy(&version, t + 4, 2);
+		magic = le32toh(magic);
+		version = le16toh(version);
 		printf("boot: %s export: %s: %zu bytes, magic 0x%08x, version %u\n", rel, TABLE, len,
 		       magic, version);
 	}

@@ -639,7 +639,7 @@ static void mark_fexit(struct share_func *f, int n, const struct share_func *x, 
 	}
 }
 
-#define TABLE	"/sys/kernel/btf_tramp/vmlinux"
+#define TABLE	"/sys/kernel/btf/vmlinux.tramp"
 
 /* All of @path (a sysfs file: no size) into a malloc'd buffer, or NULL */
 static unsigned char *slurp(const char *path, size_t *len)
@@ -955,16 +955,63 @@ fail:
  * (kernel/trace/fprobe.c; a CI run without it: MemFree 7.5 MB lower after
  * the stress's first mode, 6.1 MB higher after the second).
  */
-static void warm_up(struct share_ctx *c, bool kprobe)
+/* The multi_attach "check" stage of the last attach, in ms; -1 if none */
+static double check_ms(const struct share_ctx *c)
+{
+	struct share_stats s;
+
+	if (share_stats(&s) || !c->hz)
+		return -1;
+	for (int i = 0; i < s.st[0].n; i++)
+		if (!strcmp(s.st[0].name[i], "check"))
+			return s.st[0].cycles[i] * 1e3 / c->hz;
+	return -1;
+}
+
+/*
+ * What the kernel's use of the trampoline table costs an attach
+ * (btf_tramp_func_model()): once the search has confirmed each function
+ * (the kernel's own btf_distill_func_proto() and each class against the
+ * trampoline, once), the warm-up's link (@with, its check stage, ms) finds
+ * them confirmed; a link with the table off (btf_tramp=0) walks BTF for
+ * each as mainline does. One line: "share: the table's check: N
+ * functions: check stage with the table (confirmed) X ms, without Y ms".
+ * The cost of confirming all of them once is the boot self-test's line.
+ */
+#define BTF_TRAMP_PARAM	"/sys/module/kernel/parameters/btf_tramp"
+
+static void check_cost(struct share_ctx *c, double with)
 {
 	struct share_counts idle = { 0 }, got;
-	double t0 = now();
+	double without;
+	int l, err;
+
+	err = write_param(BTF_TRAMP_PARAM, "N");
+	l = err ? err : share_link(prog(c->obj, "count_entry"), c->ids, NULL, c->n);
+	without = check_ms(c);
+	write_param(BTF_TRAMP_PARAM, "Y");
+	if (l < 0) {
+		say("share: the table's check: the link without the table: %s", strerror(-l));
+		return;
+	}
+	say("share: the table's check: %d functions: check stage with the table (confirmed) %.1f ms, without %.1f ms",
+	    c->n, with, without);
+	close(l);
+	share_settle(&idle, &got, 90);
+}
+
+/* ... and the fentry.multi link's check stage, ms (check_cost()) */
+static double warm_up(struct share_ctx *c, bool kprobe)
+{
+	struct share_counts idle = { 0 }, got;
+	double t0 = now(), first;
 	int le, lx, lk = 0, err;
 
 	if (share_set(1))
-		return;
+		return -1;
 	/* one after the other, as the proof runs them (share_proof.c) */
 	le = share_link(prog(c->obj, "count_entry"), c->ids, NULL, c->n);
+	first = check_ms(c);
 	if (le >= 0)
 		close(le);
 	share_settle(&idle, &got, 90);
@@ -981,6 +1028,7 @@ static void warm_up(struct share_ctx *c, bool kprobe)
 	err = le < 0 ? le : lx < 0 ? lx : lk;
 	say("share: warm-up (each link%s, sharing on): %s, %.1f s", kprobe ? ", kprobe_multi too" : "",
 	    err < 0 ? strerror(-err) : "attached and detached", now() - t0);
+	return le < 0 ? -1 : first;
 }
 
 void boot_share(const char *path)
@@ -1017,7 +1065,7 @@ void boot_share(const char *path)
 		share_stress(&c, 1);
 		share_stress(&c, 0);
 	} else {
-		warm_up(&c, false);
+		check_cost(&c, warm_up(&c, false));
 		share_proof(&c, 1);
 		share_proof(&c, 0);
 		share_klp(&c, 1);

@@ -33,7 +33,7 @@
  *           table and never trusts it: it drops the class in one line,
  *           echoed, and uses its own models)
  *   verdicts the attach verdicts of the table the kernel exports
- *           (/sys/kernel/btf_tramp/vmlinux, version 3; checked here against
+ *           (/sys/kernel/btf/vmlinux.tramp, version 3; checked here against
  *           /sys/kernel/btf/vmlinux's crc32 with include/btfids/tramp.h's
  *           btf_tramp2_check()): for each tracing_multi type, one link over
  *           every function the table says it takes, and each function it
@@ -913,7 +913,7 @@ static void judge_verdicts(const struct tramp_table *t, const char *path, const 
 	}
 }
 
-#define TABLE		"/sys/kernel/btf_tramp/vmlinux"
+#define TABLE		"/sys/kernel/btf/vmlinux.tramp"
 #define TABLE_VERDICTS	"/table-verdicts.txt"
 #define TABLE_SINGLE	"/table-single.txt"
 
