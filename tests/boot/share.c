@@ -724,7 +724,7 @@ static void site_names_read(struct site_name *s, int k, const char *path, int ka
  * site: two BTF ids can name one function (names the compiler folded into
  * one, such as __x64_sys_munlockall and __do_sys_munlockall), each "taken"
  * alone, but a link that names one call site twice is refused, -EINVAL
- * (kernel/7.3-fixes 3/8). A tool keeps one of them; this one keeps the
+ * (kernel/7.3-fixes 3/11). A tool keeps one of them; this one keeps the
  * name ftrace lists the site by, as the search does. The count kept.
  */
 static int one_per_site(const struct share_func *f, int n, uint32_t *ids, int k)

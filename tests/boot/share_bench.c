@@ -334,7 +334,7 @@ void share_bench(struct share_ctx *c, int kprobe_n)
 	 * kprobe_multi: one attach and detach a boot, the boot's last, over N
 	 * functions: after a kprobe_multi detach over 1,000 or more functions
 	 * the 7.3-rc7 kernel called NULL from the next traced call on, until
-	 * kernel/7.3-fixes 1/8 fixed its x86 ftrace (docs/kernel.md, Found and
+	 * kernel/7.3-fixes 1/11 fixed its x86 ftrace (docs/kernel.md, Found and
 	 * fixed); the figures stay comparable with the earlier ones
 	 */
 	if (kprobe_n) {

@@ -11,7 +11,7 @@
  * (tests/boot/klp) patches munlockall and four more syscalls
  * (klp_syscalls[], in the links too) to return KLP_RET. The site's other
  * BTF id, __do_sys_munlockall (gcc folds the two into one function), with
- * the first in one link is refused: -EINVAL (kernel/7.3-fixes 3/8).
+ * the first in one link is refused: -EINVAL (kernel/7.3-fixes 3/11).
  *
  *   1. attach, then the livepatch: munlockall returns KLP_RET, so the
  *      IPMODIFY callback (bpf_tramp_ftrace_ops_func()) acted on the live
@@ -21,7 +21,7 @@
  *      ftrace_regs_caller rewrites to the livepatch's: a stray run and a
  *      lost cookie); its call site calls an image of its own. After the
  *      livepatch is removed munlockall returns 0 and both still run.
- *   2. the livepatch, then attach: the same (before kernel/7.3-fixes 5/8
+ *   2. the livepatch, then attach: the same (before kernel/7.3-fixes 5/11
  *      the attach failed with -EAGAIN, each try; an earlier form of it gave
  *      up after 3 more tries, fewer than five live-patched call sites take).
  * Then the counts are back. Lines: "shared: check <on|off>, livepatch:
@@ -54,7 +54,7 @@
  * The other syscalls the livepatch patches (tests/boot/klp/btfids_klp.c),
  * each an __x64_sys_ wrapper of the linked id's model: their call sites
  * are in the links too, so the attach on the live-patched functions meets
- * five IPMODIFY ops (kernel/7.3-fixes 5/8: one more try each at most).
+ * five IPMODIFY ops (kernel/7.3-fixes 5/11: one more try each at most).
  */
 static const struct {
 	const char *name;
@@ -279,7 +279,7 @@ static bool other_calls(bool patched, char *why, size_t size)
 
 /*
  * Both links over the test's functions, fentry.multi first, each at the
- * first try (before kernel/7.3-fixes 5/8 a live-patched call site gave
+ * first try (before kernel/7.3-fixes 5/11 a live-patched call site gave
  * -EAGAIN on every try): 0, or -errno (said)
  */
 static int attach(struct klp_test *t, int *le, int *lx, const char *what)
@@ -388,7 +388,7 @@ static bool patched(const char *name)
 
 /*
  * A link over both ids of munlockall's one call site is refused, -EINVAL,
- * before anything is attached (kernel/7.3-fixes 3/8)
+ * before anything is attached (kernel/7.3-fixes 3/11)
  */
 static void twice(struct klp_test *t, int linked, int alias)
 {

@@ -777,7 +777,7 @@ static int cmp_id_addr_addr(const void *a, const void *b)
  * functions at ftrace sites: two names of one function (such as
  * __x64_sys_munlockall and __do_sys_munlockall) are each taken alone, but
  * a link that names one call site twice is refused, EINVAL
- * (kernel/7.3-fixes 3/8). The count kept; @n when out of memory.
+ * (kernel/7.3-fixes 3/11). The count kept; @n when out of memory.
  */
 static int one_per_site(const struct tramp_table *t, uint32_t *ids, int n)
 {
