@@ -59,13 +59,7 @@ tmp=$(mktemp -d /tmp/btfids-boot-trust.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
 # the guest: tests/boot-share.sh's, with share_trust.c
-guest="$S/init.c $S/ids.c $S/models.c $S/args.c $S/share.c $S/share_proof.c $S/share_klp.c $S/share_bench.c $S/share_stress.c $S/share_ksym.c $S/share_trust.c $S/nomemfd.c"
-# shellcheck disable=SC2086 # flags, file lists: words
-if ! clang $CFLAGS_BPF -c "$S/ids.bpf.c" -o "$tmp/ids.bpf.o" 2>"$tmp/err" ||
-   ! clang $CFLAGS_BPF -I"$LIBBPF/include" -I"$T/tools/include/uapi" \
-	-c "$S/share.bpf.c" -o "$tmp/share.bpf.o" 2>>"$tmp/err" ||
-   ! ${CC:-gcc} $CFLAGS_GUEST -I"$LIBBPF/include" -I"$T/tools/include/uapi" -I"$top/include" -static \
-	-Wl,--wrap=syscall -o "$tmp/init" $guest "$LIBBPF/libbpf.a" -lelf -lz -lpthread 2>>"$tmp/err"; then
+if ! build_share_guest "$tmp" "$LIBBPF" "$S/share_trust.c"; then
 	bad "cannot build the guest program: $(grep -m3 error "$tmp/err")"
 	finish
 fi

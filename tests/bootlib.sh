@@ -84,6 +84,24 @@ build_guest() {
 		"$S"/args.c "${objs[@]}" -lbpf -lelf -lz 2>>"$d/err"
 }
 
+# build_share_guest DIR LIBBPF [SRC...]: the shared-images guest
+# (tests/boot/share*.c, tests/boot-share.sh and tests/boot-trust.sh) as
+# DIR/init, with DIR/ids.bpf.o and DIR/share.bpf.o, against libbpf 1.8 in
+# LIBBPF and the tree's 7.3 UAPI; SRC: more guest sources; errors in DIR/err
+build_share_guest() {
+	local d=$1 lb=$2
+	shift 2
+	local guest=("$S"/init.c "$S"/ids.c "$S"/models.c "$S"/args.c "$S"/share.c
+		     "$S"/share_proof.c "$S"/share_klp.c "$S"/share_bench.c "$S"/share_stress.c
+		     "$S"/share_ksym.c "$S"/nomemfd.c "$@")
+	# shellcheck disable=SC2086 # flags: words
+	clang $CFLAGS_BPF -c "$S/ids.bpf.c" -o "$d/ids.bpf.o" 2>"$d/err" &&
+	clang $CFLAGS_BPF -I"$lb/include" -I"$T/tools/include/uapi" \
+		-c "$S/share.bpf.c" -o "$d/share.bpf.o" 2>>"$d/err" &&
+	${CC:-gcc} $CFLAGS_GUEST -I"$lb/include" -I"$T/tools/include/uapi" -I"$top/include" -static \
+		-Wl,--wrap=syscall -o "$d/init" "${guest[@]}" "$lb/libbpf.a" -lelf -lz -lpthread 2>>"$d/err"
+}
+
 # relink_patched DIR [CMD...]: under the tree's relink lock, relink it with
 # RESOLVE_BTFIDS=btfids (kbuild-tiny), copy its vmlinux and bzImage into DIR,
 # then run CMD there (still under the lock); errors on stderr
