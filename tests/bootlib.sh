@@ -35,15 +35,16 @@ if [ -n "${NAME:-}" ]; then
 	finish() { echo "$NAME: $passed passed, $failed failed"; [ "$failed" = 0 ]; exit; }
 fi
 
-# series_built: true when the tree is built from kernel/7.3-fixes and
-# kernel/7.3 as they are now (kernel/build-tree's .btfids-series: the sha256
-# of the fixes' patches, then the feature series')
+# series_built: true when the tree is built from kernel/7.3-fixes,
+# kernel/7.3 and kernel/7.3-test as they are now (kernel/build-tree's
+# .btfids-series: the sha256 of their patches, in that order)
 series_built() {
 	local p want
 
 	# a tree the series is being developed in: its hash is not kernel/7.3's
 	[ "${BTFIDS_BOOT_TRAMP_ANY_TREE:-}" = 1 ] && return 0
-	want=$(for p in "$top"/kernel/7.3-fixes/0*.patch "$top"/kernel/7.3/0*.patch; do
+	want=$(for p in "$top"/kernel/7.3-fixes/0*.patch "$top"/kernel/7.3/0*.patch \
+		"$top"/kernel/7.3-test/0*.patch; do
 		[ "${p##*/}" = 0000-cover-letter.patch ] || cat "$p"
 	done | sha256sum | cut -d' ' -f1)
 	[ "$(cat "$T/.btfids-series" 2>/dev/null)" = "$want" ]
