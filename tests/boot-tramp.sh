@@ -300,6 +300,12 @@ grep -E "^boot: $rel same-name: (fentry|fentry.multi|wrong|[0-9]+ names|nm )" "$
 expect "same-name: the $same_n functions of names at two or more text addresses (nm), each refused with fentry and fentry.multi as its verdicts say; none attached to another function's code" \
 	'same-name: [0-9]+ functions' \
 	"same-name: $same_n functions of shared names tried, $same_n refused, 0 attached to their own code, 0 to another's$"
+# the kallsyms batch pass (a link of 4,096 functions or more, feature
+# series 5/16) refuses a shared name as the lookup of one name does
+expect "same-name batch: a link of 4,096 functions (one kallsyms pass) with one of a shared name is refused (EADDRNOTAVAIL), the same with another function in its place attaches" \
+	'same-name batch' \
+	'same-name batch: a link of 4096 functions with [^ ]+ \(id [0-9]+\): EADDRNOTAVAIL; with another function in its place: attached$'
+grep -E "^boot: $rel same-name batch: (the check and get stages|one pass costs)" "$L"
 grep -q '^boot: end' "$L" || bad "the first guest did not finish; log ends: $(tail -c 300 "$L" | tr '\n' ' ')"
 
 # the table is what the kernel reads: class pc altered to "not attachable"

@@ -1502,6 +1502,142 @@ out:
 	free(names);
 }
 
+/*
+ * The kallsyms batch pass (feature series 5/16: a tracing_multi link of
+ * BATCH_LOOKUP functions or more resolves its names in one pass over
+ * kallsyms) must refuse a name at two text addresses as the one-by-one
+ * lookup does (same_name()): one fentry.multi link of BATCH_LOOKUP - 1
+ * attachable functions, one a call site, and one function of a shared name
+ * is refused, EADDRNOTAVAIL; the same link with another attachable
+ * function in its place attaches. Then the threshold, where the test-only
+ * counters are: the check and get stages of links of BATCH_LOOKUP / 2 and
+ * BATCH_LOOKUP - 1 functions (each name looked up alone) and of
+ * BATCH_LOOKUP and 2 * BATCH_LOOKUP (one pass), medians of three, and
+ * where two lines through those points cross. Says "same-name batch: ...".
+ */
+#define BATCH_LOOKUP	4096	/* BPF_MULTI_BATCH_LOOKUP, kernel/bpf/trampoline.c */
+#define TRAMP_STATS	"/sys/kernel/debug/bpf_tramp_stats"
+
+/*
+ * The get_cycles() of the "check" and "get" stages of the last
+ * tracing_multi attach of @cnt functions (the test-only counters,
+ * kernel/7.3-test 1/2: "stages multi_attach <cnt>: check <C> get <C>
+ * ..."), or 0: the checks of each function, and the rest of the loop over
+ * them (the trampolines' lookup) with the kallsyms pass before it
+ */
+static double check_cycles(uint32_t cnt)
+{
+	unsigned long long c = 0, g = 0;
+	char line[512], *p, *q;
+	unsigned int n;
+	FILE *f;
+
+	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);	/* once */
+	f = fopen(TRAMP_STATS, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "stages multi_attach %u:", &n) == 1 && n == cnt &&
+		    (p = strstr(line, " check ")) && (q = strstr(line, " get "))) {
+			c = strtoull(p + 7, NULL, 10);
+			g = strtoull(q + 5, NULL, 10);
+		}
+	if (f)
+		fclose(f);
+	return c && g ? c + g : 0;
+}
+
+/*
+ * The check and get stages of a fentry.multi link of @ids[0..@cnt), attached and
+ * closed: the median of three; 0 when one failed
+ */
+static double check_of(int prog, const uint32_t *ids, uint32_t cnt)
+{
+	double c[3], t;
+	int i, fd;
+
+	for (i = 0; i < 3; i++) {
+		fd = link_multi(prog, ids, cnt);
+		c[i] = fd >= 0 ? check_cycles(cnt) : 0;
+		if (fd < 0)
+			return 0;
+		close(fd);
+	}
+	if (c[0] > c[1])
+		t = c[0], c[0] = c[1], c[1] = t;
+	return c[2] < c[0] ? c[0] : c[2] > c[1] ? c[1] : c[2];
+}
+
+/* The threshold's figures: one by one at n[0], n[1], one pass at n[2], n[3] */
+static void batch_threshold(int prog, const uint32_t *ids)
+{
+	static const uint32_t n[4] = {
+		BATCH_LOOKUP / 2, BATCH_LOOKUP - 1, BATCH_LOOKUP, 2 * BATCH_LOOKUP,
+	};
+	double c[4], a1, b1, a2, b2;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		c[i] = check_of(prog, ids, n[i]);
+		if (!c[i])
+			return;		/* no counters: a tree without kernel/7.3-test */
+	}
+	/* each path a line c = a + b * n; they cross where a1 + b1 n = a2 + b2 n */
+	b1 = (c[1] - c[0]) / (n[1] - n[0]);
+	a1 = c[0] - b1 * n[0];
+	b2 = (c[3] - c[2]) / (n[3] - n[2]);
+	a2 = c[2] - b2 * n[2];
+	say("same-name batch: the check and get stages (test-only counters): one by one %u names %.1f, %u names %.1f Mcycles; one kallsyms pass %u names %.1f, %u names %.1f Mcycles",
+	    n[0], c[0] / 1e6, n[1], c[1] / 1e6, n[2], c[2] / 1e6, n[3], c[3] / 1e6);
+	if (b1 > b2)
+		say("same-name batch: one pass costs as much as the lookups one by one at %.0f names (the kernel switches at %d)",
+		    (a2 - a1) / (b1 - b2), BATCH_LOOKUP);
+}
+
+static void same_name_batch(int prog, const struct tramp_table *t)
+{
+	const struct tramp_func **v = calloc(t->nr_funcs, sizeof(*v)), *shared = NULL;
+	uint32_t *ids = calloc(2 * BATCH_LOOKUP, sizeof(*ids)), keep;
+	int i, n = 0, cnt = 0, fd[2] = { -1, -1 };
+
+	for (i = 0; v && i < t->nr_funcs; i++) {
+		const struct tramp_func *f = &t->f[i];
+
+		if (!f->attachable || !f->site || f->denied)
+			continue;
+		if (!f->shared)
+			v[n++] = f;
+		else if (!shared)
+			shared = f;
+	}
+	if (v)
+		qsort(v, n, sizeof(*v), cmp_func_addr);
+	for (i = 0; v && ids && i < n && cnt < 2 * BATCH_LOOKUP; i++)
+		if (!i || v[i]->addr != v[i - 1]->addr)
+			ids[cnt++] = v[i]->id;
+	if (!shared || cnt != 2 * BATCH_LOOKUP) {
+		say("same-name batch FAILED (%s)", !v || !ids ? "no memory" :
+		    !shared ? "no attachable function of a shared name" :
+		    "fewer attachable functions than two batches");
+		goto out;
+	}
+	keep = ids[BATCH_LOOKUP - 1];
+	ids[BATCH_LOOKUP - 1] = shared->id;
+	fd[0] = link_multi(prog, ids, BATCH_LOOKUP);
+	ids[BATCH_LOOKUP - 1] = keep;
+	fd[1] = link_multi(prog, ids, BATCH_LOOKUP);
+	say("same-name batch: a link of %d functions with %s (id %u): %s; with another function in its place: %s",
+	    BATCH_LOOKUP, shared->name, shared->id,
+	    fd[0] >= 0 ? "attached" : fd[0] == -EADDRNOTAVAIL ? "EADDRNOTAVAIL" : strerror(-fd[0]),
+	    fd[1] >= 0 ? "attached" : strerror(-fd[1]));
+	for (i = 0; i < 2; i++)
+		if (fd[i] >= 0)
+			close(fd[i]);
+	if (fd[1] >= 0)
+		batch_threshold(prog, ids);
+out:
+	free(v);
+	free(ids);
+}
+
 /* The table's own tests: the sample alone, one link, or the probe. */
 static void boot_tramp_table(const char *path, const char *probe_path)
 {
@@ -1537,6 +1673,7 @@ static void boot_tramp_table(const char *path, const char *probe_path)
 	else
 		judge_sample(&t, classes);
 	run(prog, map, &t);
+	same_name_batch(prog, &t);
 	if (!table_verdicts(TABLE_VERDICTS, TABLE_SINGLE)) {
 		judge_verdicts(&t, TABLE_VERDICTS, "the table", map);
 		judge_single(TABLE_SINGLE, &t);
