@@ -23,10 +23,16 @@
 # rounds, <F> functions, fentry+fexit+kprobe_multi at once, <C> cpus,
 # sharing on|off: <O> oopses, <W> warnings, memory +<M> MB, <B> bad"
 # (the kernel's splats counted between the guest's begin and end lines).
+# After sharing on's rounds, the cookie-life part (share_stress.c
+# cookie_life()): a sleepable fentry.multi.s and an fsession.multi link
+# with cookies over the syscall wrappers, attached and detached in rounds
+# under the load, each run's cookie checked; "stress: cookies: <R> rounds,
+# <F> functions (...), <C> calls on CPU 1, <W> wrong cookies, <S> strays,
+# ..., <B> bad, <O> oopses, <W> warnings".
 #
 #   BTFIDS_KBUILD_PATCHED  the patched tree's folder (kernel/build-tree)
 #   BTFIDS_BOOT_TIMEOUT    seconds for the qemu run (default 600; --stress:
-#                          300 + 720 a round of either mode)
+#                          300 + 720 a round of either mode + 60 a cookie round)
 #   BTFIDS_STRESS_ROUNDS   --stress: rounds with sharing on (default 4; make check 1)
 #   BTFIDS_STRESS_FIRST    --stress: sharing on's first round (default 0, every
 #                          function; make check 1, a half: share_stress.c)
@@ -35,6 +41,8 @@
 #                          many; they start at the halves: share_stress.c)
 #   BTFIDS_STRESS_OFF_EVERY --stress: sharing off takes every N-th of a
 #                          round's functions (default 1; make check 8)
+#   BTFIDS_STRESS_COOKIE_ROUNDS --stress: rounds of the cookie-life part
+#                          (default 10; 0: none), with sharing on's mode
 #   BTFIDS_BOOT_LOG        keep the serial log in this file
 #   BTFIDS_BOOT_APPEND     more kernel command line (loglevel=5 shows WARNINGs)
 #   BTFIDS_BOOT_BZIMAGE    boot this bzImage, with BTFIDS_BOOT_VMLINUX its
@@ -61,7 +69,8 @@ OFF_ROUNDS=${BTFIDS_STRESS_OFF_ROUNDS:-$ROUNDS}
 LIBBPF=$top/build/libbpf
 bench= stress=
 [ "${1:-}" = --bench ] && bench=1
-[ "${1:-}" = --stress ] && { stress=1; TIMEOUT=${BTFIDS_BOOT_TIMEOUT:-$((300 + 720 * (ROUNDS + OFF_ROUNDS)))}; }
+CK_ROUNDS=${BTFIDS_STRESS_COOKIE_ROUNDS:-10}
+[ "${1:-}" = --stress ] && { stress=1; TIMEOUT=${BTFIDS_BOOT_TIMEOUT:-$((300 + 720 * (ROUNDS + OFF_ROUNDS) + 60 * CK_ROUNDS))}; }
 
 boot_require
 [ -f "$LIBBPF/libbpf.a" ] || skip "no $LIBBPF/libbpf.a (the kernel's libbpf 1.8): run make"
@@ -141,6 +150,8 @@ funcs = collections.Counter(m['name'] for m in ms)
 import re
 keep = set(re.findall(r'\{ "(\w+)", d_\w+ \}', open(sys.argv[3] + '/share_proof.c').read()))
 keep |= set(re.findall(r'#define KLP_\w+\s+"(\w+)"', open(sys.argv[3] + '/share_klp.c').read()))
+# and the syscalls the stress's load calls (share_stress.c)
+keep |= set(re.findall(r'"(__x64_sys_\w+)"', open(sys.argv[3] + '/share_stress.c').read()))
 def model(m):
     sizes, flags = m.get('arg_size', []), m.get('arg_flags', [])
     return 'r%d.%d:%s' % (m.get('ret_size', 0), m.get('ret_flags', 0),
@@ -208,11 +219,44 @@ print('stress: %s rounds, %s functions, fentry+fexit+kprobe_multi at once, %s cp
 PY
 }
 
+# cookie_line LOG RELEASE: the cookie-life part's line (share_stress.c
+# cookie_life()) with the kernel's splats between its "stress: begin
+# cookies" line and it (or the log's end)
+cookie_line() {
+	python3 - "$@" <<'PY'
+import re, sys
+log, rel = sys.argv[1], sys.argv[2]
+pre = 'boot: %s ' % rel
+oops = re.compile(r'Oops|BUG:|general protection fault|Kernel panic|RIP: 0010:0x')
+warn = re.compile(r'WARNING:|possible (circular|recursive) locking|inconsistent lock state|'
+                  r'suspicious RCU usage|rcu.*detected stalls?|INFO: task .* blocked|UBSAN|KASAN|'
+                  r'soft lockup|hard LOCKUP|sleeping function called from invalid context')
+on, o, w, end = False, 0, 0, None
+for l in open(log, errors='replace'):
+    l = l.rstrip('\n')
+    if l == pre + 'stress: begin cookies':
+        on = True
+        continue
+    if not on:
+        continue
+    if l.startswith(pre + 'stress: cookies: ') and not l.startswith(pre + 'stress: cookies: FAILED'):
+        end = l[len(pre):]
+        break
+    if l.startswith(pre):
+        continue
+    o += bool(oops.search(l))
+    w += bool(warn.search(l))
+if not on:
+    sys.exit(0)
+print('%s, %d oopses, %d warnings' % (end or 'stress: cookies: no end line', o, w))
+PY
+}
+
 gic=$(boot_gic "$T") || { bad "no gen_init_cpio in $T"; finish; }
 extra=()
 [ -n "$bench" ] && { touch "$tmp/empty"; extra=("/share-bench=$tmp/empty"); }
 [ -f "$tmp/btfids_klp.ko" ] && extra=("/btfids_klp.ko=$tmp/btfids_klp.ko")
-[ -n "$stress" ] && { echo "$ROUNDS ${BTFIDS_STRESS_MODE:-both} $OFF_ROUNDS ${BTFIDS_STRESS_FIRST:-0} ${BTFIDS_STRESS_OFF_EVERY:-1}" >"$tmp/rounds"; extra=("/share-stress=$tmp/rounds"); }
+[ -n "$stress" ] && { echo "$ROUNDS ${BTFIDS_STRESS_MODE:-both} $OFF_ROUNDS ${BTFIDS_STRESS_FIRST:-0} ${BTFIDS_STRESS_OFF_EVERY:-1} $CK_ROUNDS" >"$tmp/rounds"; extra=("/share-stress=$tmp/rounds"); }
 # make check: the proof with sharing off (mainline's image a function) over
 # every OFF_EVERY-th function and the driven ones (share_proof.c); make
 # check-full (BTFIDS_CHECK_FULL=1) and a script run alone: every function
@@ -296,6 +340,21 @@ elif [ -n "$stress" ]; then
 			bad "${sl:-stress, sharing $mode: no result}"
 		fi
 	done
+	# the cookie-life part, after sharing on's rounds: every run's cookie
+	# right, no stray, both programs run, the images gone, no splat
+	case " $modes " in
+	*" on "*)
+		if [ "$CK_ROUNDS" -gt 0 ]; then
+			grep -E "^boot: $rel stress: cookies (round [0-9]+: |: FAILED)" "$L" | sed "s/^boot: $rel /  /"
+			cl=$(cookie_line "$L" "$rel")
+			echo "$cl"
+			if echo "$cl" | grep -qE "^stress: cookies: [1-9][0-9]* rounds, [1-9][0-9]* functions \(fentry\.multi\.s, fsession\.multi [1-9][0-9]*, cookies\), [1-9][0-9]* calls on CPU [0-9]+, 0 wrong cookies, 0 strays, runs [1-9][0-9]* fentry\.multi\.s .*, [1-9][0-9]*\+[1-9][0-9]* fsession\.multi, [1-9][0-9]* in the load thread, ([0-9]+) of \1 driven syscalls run by both, images 0, .*, 0 bad, 0 oopses, 0 warnings\$"; then
+				ok "$cl"
+			else
+				bad "${cl:-stress: cookies: no result}"
+			fi
+		fi ;;
+	esac
 else
 	while read -r line; do
 		case $line in

@@ -17,6 +17,13 @@
  *   count_entry  fentry.multi, fexit.multi, kprobe.multi: count runs (the
  *   count_exit   attach search, the bench)
  *   count_kprobe
+ *   ck_sleep     fentry.multi.s, fsession.multi: the stress's cookie-life
+ *   ck_session   part (share_stress.c), over the syscall wrappers: for the
+ *                function bpf_get_func_ip() names, count the run and check
+ *                its cookie against the link's in ck_funcs; an address not
+ *                there, or not the link's, is a stray; ck_sleep reads 8
+ *                bytes of user memory at regs->di (a fault, maybe a sleep,
+ *                inside the image) and checks its cookie again after it
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -37,6 +44,15 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } counters SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, SHARE_CK_FUNCS);
+	__type(key, __u64);
+	__type(value, struct share_ck);
+} ck_funcs SEC(".maps");
+
+extern _Bool bpf_session_is_return(void *ctx) __ksym;
 
 static __always_inline __u64 *counter(__u32 k)
 {
@@ -139,6 +155,65 @@ SEC("kprobe.multi")
 int count_kprobe(void *ctx)
 {
 	add(SHARE_COUNT);
+	return 0;
+}
+
+/*
+ * One run of the cookie-life programs, @k: SHARE_CK_SLEEP, _ENTRY or _EXIT;
+ * @count: count the run (else only check its cookie)
+ */
+static __always_inline void ck_check(void *ctx, __u32 k, int count)
+{
+	__u64 ip = bpf_get_func_ip(ctx), cookie = bpf_get_attach_cookie(ctx);
+	__u32 l = k != SHARE_CK_SLEEP;
+	struct share_ck *w = bpf_map_lookup_elem(&ck_funcs, &ip);
+	__u64 *tid;
+
+	if (!w || !w->in[l]) {
+		add(SHARE_CK_STRAYS);
+		set(SHARE_CK_STRAY_IP, ip);
+		return;
+	}
+	if (cookie != w->want[l]) {
+		__sync_fetch_and_add(&w->wrong, 1);
+		add(SHARE_CK_WRONG);
+		set(SHARE_CK_WRONG_IP, ip);
+		set(SHARE_CK_WRONG_COOKIE, cookie);
+	}
+	if (!count)
+		return;
+	if (k < SHARE_CK_RUNS)
+		__sync_fetch_and_add(&w->hits[k], 1);
+	add(SHARE_CK_HITS + k);
+	tid = counter(SHARE_CK_LOAD_TID);
+	if (tid && *tid == (__u32)bpf_get_current_pid_tgid())
+		add(SHARE_CK_LOAD);
+}
+
+/* x86-64's struct pt_regs (arch/x86/include/asm/ptrace.h): r15 ... si, di */
+#define PT_REGS_DI_OFF	(14 * 8)
+
+SEC("fentry.multi.s")
+int ck_sleep(void *ctx)
+{
+	__u64 regs = 0, di = 0, v;
+
+	ck_check(ctx, SHARE_CK_SLEEP, 1);
+	/* a syscall wrapper's argument: the task's registers */
+	if (bpf_get_func_arg(ctx, 0, &regs) || !regs ||
+	    bpf_probe_read_kernel(&di, sizeof(di), (void *)(regs + PT_REGS_DI_OFF)) || !di)
+		return 0;
+	if (!bpf_copy_from_user(&v, sizeof(v), (void *)di))
+		add(SHARE_CK_COPIES);
+	/* the run context (its cookie) is still this run's after the fault */
+	ck_check(ctx, SHARE_CK_SLEEP, 0);
+	return 0;
+}
+
+SEC("fsession.multi")
+int ck_session(void *ctx)
+{
+	ck_check(ctx, bpf_session_is_return(ctx) ? SHARE_CK_EXIT : SHARE_CK_ENTRY, 1);
 	return 0;
 }
 

@@ -24,7 +24,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
@@ -67,15 +69,32 @@ struct load {
 	atomic_int stop;
 	atomic_long calls;
 	int cpu;
+	bool cookies;		/* the cookie-life part's calls too (cookie_life()) */
+	atomic_int tid;		/* the thread's id, once it runs */
 };
 
 /*
  * Traced calls on another CPU: syscalls whose paths go through many
  * functions (files, pids, limits, memory, scheduling), until told to stop.
+ * With ->cookies, more syscall wrappers (ck_driven[]): uname(2), times(2)
+ * and getcwd(2) on a page just mapped (ck_sleep's read of the pointer
+ * faults it in, inside the image), umask(2), and a short nanosleep(2)
+ * (fsession's exit half runs after a sleep in the original). Not
+ * madvise(2): the tiny tree has none (CONFIG_ADVISE_SYSCALLS).
  */
+/* A page of nothing yet in place of @page (unmapped, if there was one) */
+static void *fresh(void *page)
+{
+	if (page != MAP_FAILED)
+		munmap(page, 4096);
+	return mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+}
+
 static void *load_thread(void *arg)
 {
 	struct load *l = arg;
+	struct timespec ts = { 0, 20 * 1000 };
+	void *page = MAP_FAILED;
 	cpu_set_t set;
 	struct stat st;
 	char buf[256];
@@ -84,7 +103,20 @@ static void *load_thread(void *arg)
 	CPU_ZERO(&set);
 	CPU_SET(l->cpu, &set);
 	sched_setaffinity(0, sizeof(set), &set);
+	if (l->cookies)
+		page = fresh(MAP_FAILED);
+	atomic_store(&l->tid, (int)syscall(SYS_gettid));
 	while (!atomic_load(&l->stop)) {
+		if (page != MAP_FAILED) {
+			syscall(SYS_uname, page);
+			page = fresh(page);
+			syscall(SYS_times, page);
+			page = fresh(page);
+			syscall(SYS_getcwd, page, 256);
+			page = fresh(page);
+			syscall(SYS_umask, 022);
+			syscall(SYS_nanosleep, &ts, NULL);
+		}
 		fd = open("/proc/self/stat", O_RDONLY);
 		if (fd >= 0) {
 			if (read(fd, buf, sizeof(buf)) < 0)
@@ -97,6 +129,8 @@ static void *load_thread(void *arg)
 		sched_yield();
 		atomic_fetch_add(&l->calls, 1);
 	}
+	if (page != MAP_FAILED)
+		munmap(page, 4096);
 	return NULL;
 }
 
@@ -282,6 +316,439 @@ static bool stress_wants(int mode, int *rounds, int *first, int *every)
 	return !only[0] || !strcmp(only, "both") || !strcmp(only, mode ? "on" : "off");
 }
 
+/*
+ * The cookie-life part (sharing on, after its rounds): the lifetime of a
+ * tracing_multi link's cookie table (struct bpf_tramp_cookies, the patched
+ * kernel's "bpf: Look a shared trampoline image's cookies up by call
+ * site"), which a shared image probes at run time and which is freed with
+ * call_rcu_tasks() after the link's deallocation. A sleepable fentry.multi.s
+ * link and an fsession.multi link, both with cookies, over the syscall
+ * wrappers (on the error-injection list, all of one model: one shared image
+ * probing both tables), attached and detached in varying orders while the
+ * load thread calls syscalls among them on CPU 1; the cookies change every
+ * round, so an image still reading an old table gives wrong ones. The
+ * programs (share.bpf.c ck_sleep, ck_session) check each run's cookie
+ * against ck_funcs. A task can be inside the image at a detach in
+ * ck_sleep (its user copy faults), in the original between fsession's
+ * halves (the load's nanosleep; the test's own close() of the link runs
+ * inside the other link's image), or between the entry and the program.
+ *
+ * Lines: "stress: begin cookies", "stress: cookies round <r>: ..." for
+ * each round, then "stress: cookies: <R> rounds, <F> functions
+ * (fentry.multi.s, fsession.multi, cookies), <C> calls on CPU <n>, <W>
+ * wrong cookies, <S> strays, ..., <B> bad" (the host counts the kernel's
+ * splats between the first and the last).
+ */
+#define CK_ROUNDS	10	/* unless /share-stress's sixth number says */
+#define CK_LOAD_CALLS	20	/* the load's loops an attach and between the detaches */
+#define CK_PREFIX	"__x64_sys_"
+#define CK_EI_LIST	"/sys/kernel/debug/error_injection/list"
+
+/*
+ * The syscalls the load thread calls with ->cookies, and the test's
+ * getpgid(2): each must be run by both links. Wrappers with a BTF FUNC:
+ * SYSCALL_DEFINE0's (getppid(2), sched_yield(2)) have none here.
+ * tests/boot-share.sh keeps every "__x64_sys_*" named in this file in
+ * /funcs.txt whatever its thinning.
+ */
+static const char *const ck_driven[] = {
+	"__x64_sys_getpgid", "__x64_sys_newuname", "__x64_sys_times", "__x64_sys_getcwd",
+	"__x64_sys_umask", "__x64_sys_nanosleep", "__x64_sys_mmap", "__x64_sys_munmap",
+};
+#define CK_DRIVEN	(sizeof(ck_driven) / sizeof(ck_driven[0]))
+
+enum { CK_S, CK_X, CK_LINKS };	/* fentry.multi.s, fsession.multi */
+static const char *const ck_name[CK_LINKS] = { "fentry.multi.s", "fsession.multi" };
+
+struct ck {
+	struct share_ctx *c;
+	struct bpf_program *prog[CK_LINKS];
+	struct bpf_map *map;
+	const struct share_func **f;	/* the sleepable link's functions */
+	bool *x;			/* of them, the fsession link's */
+	int n, xn;
+	uint32_t *ids[CK_LINKS];
+	uint64_t *cookies[CK_LINKS];
+	uint64_t (*tot)[SHARE_CK_RUNS];	/* each function's runs, all rounds */
+};
+
+/* Whether the error-injection list (a sleepable program's targets) names @name */
+static bool ck_injectable(char **list, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(list[i], name))
+			return true;
+	return false;
+}
+
+/* Whether one link of @prog takes @f[0..n), without cookies */
+static bool ck_takes(struct bpf_program *prog, const struct share_func **f, int n)
+{
+	uint32_t *ids = malloc(n * sizeof(*ids));
+	int fd = -ENOMEM;
+
+	for (int i = 0; ids && i < n; i++)
+		ids[i] = f[i]->id;
+	if (ids)
+		fd = share_link(prog, ids, NULL, n);
+	free(ids);
+	if (fd >= 0)
+		close(fd);
+	return fd >= 0;
+}
+
+/* Keep those of @f[0..n) one link of @prog takes (halving what it refuses) */
+static int ck_search(struct bpf_program *prog, const struct share_func **f, int n)
+{
+	int a, b, half = n / 2;
+
+	if (!n || ck_takes(prog, f, n))
+		return n;
+	if (n == 1)
+		return 0;
+	a = ck_search(prog, f, half);
+	b = ck_search(prog, f + half, n - half);
+	memmove(f + a, f + half, b * sizeof(*f));
+	return a + b;
+}
+
+/*
+ * The functions: the context's syscall wrappers on the error-injection
+ * list with an address, those a fentry.multi.s link takes; of them, those
+ * an fsession.multi link takes (the fexit link's). 0, or -1 (said).
+ */
+static int ck_prepare(struct ck *k, struct share_ctx *c)
+{
+	FILE *f = fopen(CK_EI_LIST, "r");
+	const struct share_func **x;
+	char line[256], **list = NULL;
+	int nl = 0, cap = 0, xn = 0;
+
+	k->c = c;
+	k->prog[CK_S] = bpf_object__find_program_by_name(c->obj, "ck_sleep");
+	k->prog[CK_X] = bpf_object__find_program_by_name(c->obj, "ck_session");
+	k->map = bpf_object__find_map_by_name(c->obj, "ck_funcs");
+	if (!k->prog[CK_S] || !k->prog[CK_X] || !k->map) {
+		say("stress: cookies: FAILED (no ck_sleep, ck_session or ck_funcs in share.bpf.o)");
+		return -1;
+	}
+	while (f && fgets(line, sizeof(line), f)) {
+		char **g = boot_grow(list, &cap, nl, sizeof(*list));
+
+		if (!g)
+			break;
+		list = g;
+		line[strcspn(line, " \t\n")] = 0;
+		if (!strncmp(line, CK_PREFIX, strlen(CK_PREFIX)) && (list[nl] = strdup(line)))
+			nl++;
+	}
+	if (f)
+		fclose(f);
+	k->f = calloc(c->n, sizeof(*k->f));
+	x = calloc(c->n, sizeof(*x));
+	if (!k->f || !x) {
+		free(x);
+		return -1;
+	}
+	for (int i = 0; i < c->n; i++)
+		if (!strncmp(c->f[i].name, CK_PREFIX, strlen(CK_PREFIX)) && c->f[i].addr &&
+		    ck_injectable(list, nl, c->f[i].name))
+			k->f[k->n++] = &c->f[i];
+	for (int i = 0; i < nl; i++)
+		free(list[i]);
+	free(list);
+	k->n = ck_search(k->prog[CK_S], k->f, k->n);
+	for (int i = 0; i < k->n; i++)
+		if (k->f[i]->fexit)
+			x[xn++] = k->f[i];
+	xn = ck_search(k->prog[CK_X], x, xn);
+	k->x = calloc(k->n ? k->n : 1, sizeof(*k->x));
+	k->tot = calloc(k->n ? k->n : 1, sizeof(*k->tot));
+	for (int l = 0; l < CK_LINKS; l++) {
+		k->ids[l] = calloc(k->n ? k->n : 1, sizeof(*k->ids[l]));
+		k->cookies[l] = calloc(k->n ? k->n : 1, sizeof(*k->cookies[l]));
+	}
+	if (!k->x || !k->tot || !k->ids[CK_S] || !k->ids[CK_X] || !k->cookies[CK_S] ||
+	    !k->cookies[CK_X]) {
+		free(x);
+		return -1;
+	}
+	/* both in the context's order */
+	for (int i = 0, j = 0; i < k->n; i++)
+		if (j < xn && x[j] == k->f[i]) {
+			k->x[i] = true;
+			j++;
+		}
+	k->xn = xn;
+	free(x);
+	if (!k->n || !k->xn) {
+		say("stress: cookies: FAILED (the links take %d syscall wrappers of %s, fsession.multi %d)",
+		    k->n, CK_EI_LIST, k->xn);
+		return -1;
+	}
+	return 0;
+}
+
+static void ck_free(struct ck *k)
+{
+	free(k->f);
+	free(k->x);
+	free(k->tot);
+	for (int l = 0; l < CK_LINKS; l++) {
+		free(k->ids[l]);
+		free(k->cookies[l]);
+	}
+}
+
+/* Round @r's cookies (new each round, other for each link) into the links' arrays and ck_funcs */
+static int ck_fill(struct ck *k, int r)
+{
+	struct share_ck v;
+	int nx = 0, err;
+
+	for (int i = 0; i < k->n; i++) {
+		uint64_t ck = share_cookie(k->f[i]->id) ^ (uint64_t)(r + 1) << 44;
+
+		memset(&v, 0, sizeof(v));
+		v.in[CK_S] = 1;
+		v.want[CK_S] = ck;
+		k->ids[CK_S][i] = k->f[i]->id;
+		k->cookies[CK_S][i] = ck;
+		if (k->x[i]) {
+			v.in[CK_X] = 1;
+			v.want[CK_X] = ck ^ 1ULL << 42;
+			k->ids[CK_X][nx] = k->f[i]->id;
+			k->cookies[CK_X][nx++] = v.want[CK_X];
+		}
+		err = bpf_map__update_elem(k->map, &k->f[i]->addr, sizeof(k->f[i]->addr), &v,
+					   sizeof(v), BPF_ANY);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* ck_funcs' runs of this round into the totals */
+static void ck_collect(struct ck *k)
+{
+	struct share_ck v;
+
+	for (int i = 0; i < k->n; i++)
+		if (!bpf_map__lookup_elem(k->map, &k->f[i]->addr, sizeof(k->f[i]->addr), &v,
+					  sizeof(v), 0))
+			for (int j = 0; j < SHARE_CK_RUNS; j++)
+				k->tot[i][j] += v.hits[j];
+}
+
+/* The load's loops since @from reach @n (up to @secs, scaled): whether they did */
+static bool ck_load_runs(struct load *l, long from, long n, double secs)
+{
+	double t0 = now();
+
+	secs *= boot_scale();
+	while (atomic_load(&l->calls) - from < n) {
+		if (now() - t0 > secs)
+			return false;
+		usleep(10 * 1000);
+	}
+	return true;
+}
+
+/* The function of address @ip among the links', for a line */
+static const char *ck_func_name(const struct ck *k, uint64_t ip)
+{
+	for (int i = 0; i < k->n; i++)
+		if (k->f[i]->addr == ip)
+			return k->f[i]->name;
+	return "not a traced function";
+}
+
+/* One round: 0, or the things that went wrong (said) */
+static int ck_round(struct ck *k, int r, struct load *l)
+{
+	const int att[CK_LINKS] = { r % 2 ? CK_X : CK_S, r % 2 ? CK_S : CK_X };
+	const int det[CK_LINKS] = { r / 2 % 2 ? CK_S : CK_X, r / 2 % 2 ? CK_X : CK_S };
+	const int cnt[CK_LINKS] = { k->n, k->xn };
+	struct share_counts got;
+	struct share_stats st;
+	uint64_t runs0[SHARE_CK_RUNS], runs[SHARE_CK_RUNS], wrong0, stray0, wrong, stray;
+	int fd[CK_LINKS] = { -1, -1 }, bad = 0;
+	long calls0 = atomic_load(&l->calls), both = 0;
+	double t0, ta, td, tw;
+	bool gone = true;
+
+	if (ck_fill(k, r)) {
+		say("stress: cookies round %d: FAILED (ck_funcs: %s)", r, strerror(errno));
+		return 1;
+	}
+	for (int j = 0; j < SHARE_CK_RUNS; j++)
+		runs0[j] = share_counter(k->c, SHARE_CK_HITS + j);
+	wrong0 = share_counter(k->c, SHARE_CK_WRONG);
+	stray0 = share_counter(k->c, SHARE_CK_STRAYS);
+	t0 = now();
+	for (int i = 0; i < CK_LINKS; i++) {
+		fd[att[i]] = share_link(k->prog[att[i]], k->ids[att[i]], k->cookies[att[i]],
+					cnt[att[i]]);
+		if (fd[att[i]] < 0) {
+			say("stress: cookies round %d: %s attach FAILED (%s)", r, ck_name[att[i]],
+			    strerror(-fd[att[i]]));
+			bad++;
+		}
+	}
+	ta = now() - t0;
+	/* both run: ours through getpgid(2), the load's on CPU 1 */
+	for (int i = 0; i < 100; i++)
+		syscall(SYS_getpgid, 0);
+	if (!ck_load_runs(l, atomic_load(&l->calls), CK_LOAD_CALLS, 60)) {
+		say("stress: cookies round %d: FAILED (the load did not loop %d times on CPU %d)",
+		    r, CK_LOAD_CALLS, l->cpu);
+		bad++;
+	}
+	if (!share_stats(&st))
+		both = st.images;
+	t0 = now();
+	if (fd[det[0]] >= 0)
+		close(fd[det[0]]);
+	/*
+	 * the other link's images run on while the first's retire and its
+	 * table goes: until the images are back to the count with both
+	 */
+	tw = now();
+	ck_load_runs(l, atomic_load(&l->calls), CK_LOAD_CALLS, 60);
+	while (!share_stats(&st) && st.images > both && (gone = now() - tw < 30 * boot_scale()))
+		usleep(50 * 1000);
+	tw = now() - tw;
+	if (fd[det[1]] >= 0)
+		close(fd[det[1]]);
+	td = now() - t0 - tw;
+	if (share_wait(&got, STRESS_SETTLE_SECS, idle, NULL, true)) {
+		say("stress: cookies round %d: FAILED (not back to zero: %ld images, %d symbols, %d direct)",
+		    r, got.s.images, got.ksyms, got.direct);
+		bad++;
+	}
+	/* nothing runs the programs now: the round's counts are final */
+	ck_collect(k);
+	for (int j = 0; j < SHARE_CK_RUNS; j++)
+		runs[j] = share_counter(k->c, SHARE_CK_HITS + j) - runs0[j];
+	wrong = share_counter(k->c, SHARE_CK_WRONG) - wrong0;
+	stray = share_counter(k->c, SHARE_CK_STRAYS) - stray0;
+	if (!runs[SHARE_CK_SLEEP] || !runs[SHARE_CK_ENTRY] || !runs[SHARE_CK_EXIT]) {
+		say("stress: cookies round %d: FAILED (the programs did not run: fentry.multi.s %llu, fsession.multi %llu+%llu)",
+		    r, (unsigned long long)runs[SHARE_CK_SLEEP],
+		    (unsigned long long)runs[SHARE_CK_ENTRY], (unsigned long long)runs[SHARE_CK_EXIT]);
+		bad++;
+	}
+	if (wrong) {
+		uint64_t ip = share_counter(k->c, SHARE_CK_WRONG_IP);
+
+		say("stress: cookies round %d: FAILED (%llu wrong cookies, the last %#llx for %s)", r,
+		    (unsigned long long)wrong,
+		    (unsigned long long)share_counter(k->c, SHARE_CK_WRONG_COOKIE), ck_func_name(k, ip));
+		bad++;
+	}
+	if (stray) {
+		say("stress: cookies round %d: FAILED (%llu strays, the last at %#llx)", r,
+		    (unsigned long long)stray,
+		    (unsigned long long)share_counter(k->c, SHARE_CK_STRAY_IP));
+		bad++;
+	}
+	say("stress: cookies round %d: %d functions (fsession %d), %ld images with both, attach %s/%s %.1f s, detach %s/%s %.1f s (%.1f s between%s), runs %llu fentry.multi.s, %llu+%llu fsession.multi, %ld calls on CPU %d, %llu wrong, %llu strays, %s",
+	    r, k->n, k->xn, both, ck_name[att[0]], ck_name[att[1]], ta, ck_name[det[0]],
+	    ck_name[det[1]], td, tw, gone ? "" : ", the first's images not gone",
+	    (unsigned long long)runs[SHARE_CK_SLEEP], (unsigned long long)runs[SHARE_CK_ENTRY],
+	    (unsigned long long)runs[SHARE_CK_EXIT], atomic_load(&l->calls) - calls0, l->cpu,
+	    (unsigned long long)wrong, (unsigned long long)stray, bad ? "FAILED" : "ok");
+	return bad;
+}
+
+/* /share-stress's sixth number: the cookie-life part's rounds (else CK_ROUNDS) */
+static int ck_rounds(void)
+{
+	FILE *f = fopen("/share-stress", "r");
+	int n = -1;
+
+	if (f) {
+		if (fscanf(f, "%*d %*7s %*d %*d %*d %d", &n) != 1)
+			n = -1;
+		fclose(f);
+	}
+	return n >= 0 ? n : CK_ROUNDS;
+}
+
+static void cookie_life(struct share_ctx *c)
+{
+	struct ck k = { 0 };
+	struct load l = { .cpu = 1, .cookies = true };
+	struct share_counts base, end;
+	int rounds = ck_rounds(), bad = 0, driven = 0;
+	double t0 = now();
+	pthread_t th;
+	char miss[256] = "";
+	long lost;
+	bool kasan;
+
+	if (!rounds)
+		return;
+	say("stress: begin cookies");
+	if (ck_prepare(&k, c)) {
+		say("stress: cookies: FAILED (no functions)");
+		ck_free(&k);
+		return;
+	}
+	for (int i = SHARE_CK_LOAD_TID; i <= SHARE_CK_STRAY_IP; i++)
+		share_counter_set(c, i, 0);
+	share_wait(&base, STRESS_SETTLE_SECS, idle, NULL, true);
+	if (pthread_create(&th, NULL, load_thread, &l)) {
+		say("stress: cookies: FAILED (no load thread)");
+		ck_free(&k);
+		return;
+	}
+	while (!atomic_load(&l.tid))
+		usleep(1000);
+	share_counter_set(c, SHARE_CK_LOAD_TID, atomic_load(&l.tid));
+	for (int r = 0; r < rounds; r++)
+		bad += ck_round(&k, r, &l);
+	atomic_store(&l.stop, 1);
+	pthread_join(th, NULL);
+	share_wait(&end, STRESS_SETTLE_SECS, idle, NULL, true);
+	if (end.s.images || end.ksyms || end.direct)
+		bad++;
+	lost = share_mem_lost_kb(&base, &end);
+	kasan = share_kasan();
+	if (lost > STRESS_MEM_TOLERANCE_KB && !kasan)
+		bad++;
+	/* each syscall the load calls, run by both links */
+	for (size_t d = 0; d < CK_DRIVEN; d++) {
+		int i;
+
+		for (i = 0; i < k.n && strcmp(k.f[i]->name, ck_driven[d]); i++)
+			;
+		if (i < k.n && k.tot[i][SHARE_CK_SLEEP] &&
+		    (!k.x[i] || (k.tot[i][SHARE_CK_ENTRY] && k.tot[i][SHARE_CK_EXIT]))) {
+			driven++;
+			continue;
+		}
+		snprintf(miss + strlen(miss), sizeof(miss) - strlen(miss), " %s (%s)", ck_driven[d],
+			 i == k.n ? "not in the links" : "not run");
+	}
+	if (driven < (int)CK_DRIVEN) {
+		say("stress: cookies: FAILED (driven syscalls not run by both links:%s)", miss);
+		bad++;
+	}
+	say("stress: cookies: %d rounds, %d functions (fentry.multi.s, fsession.multi %d, cookies), %ld calls on CPU %d, %llu wrong cookies, %llu strays, runs %llu fentry.multi.s (%llu user copies), %llu+%llu fsession.multi, %llu in the load thread, %d of %zu driven syscalls run by both, images %ld, memory %+ld kB%s (Slab %+ld, VmallocUsed %+ld kB), %.0f s, %d bad",
+	    rounds, k.n, k.xn, atomic_load(&l.calls), l.cpu,
+	    (unsigned long long)share_counter(c, SHARE_CK_WRONG),
+	    (unsigned long long)share_counter(c, SHARE_CK_STRAYS),
+	    (unsigned long long)share_counter(c, SHARE_CK_HITS + SHARE_CK_SLEEP),
+	    (unsigned long long)share_counter(c, SHARE_CK_COPIES),
+	    (unsigned long long)share_counter(c, SHARE_CK_HITS + SHARE_CK_ENTRY),
+	    (unsigned long long)share_counter(c, SHARE_CK_HITS + SHARE_CK_EXIT),
+	    (unsigned long long)share_counter(c, SHARE_CK_LOAD), driven, CK_DRIVEN,
+	    end.s.images, lost, kasan ? " (not judged: KASAN)" : "", end.slab_kb - base.slab_kb,
+	    end.vmalloc_kb - base.vmalloc_kb, now() - t0, bad);
+	ck_free(&k);
+}
+
 void share_stress(struct share_ctx *c, int mode)
 {
 	int rounds, first, every, most = 0;
@@ -323,4 +790,6 @@ void share_stress(struct share_ctx *c, int mode)
 	    end.vmalloc_kb - base.vmalloc_kb,
 	    end.slab_kb - base.slab_kb, end.percpu_kb - base.percpu_kb,
 	    end.stack_kb - base.stack_kb, end.threads - base.threads);
+	if (mode)
+		cookie_life(c);
 }
