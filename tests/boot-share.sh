@@ -181,9 +181,11 @@ with open(d + '/funcs.txt', 'w') as out:
 PY
 nf=$(wc -l <"$tmp/funcs.txt")
 
-# stress_line LOG RELEASE on|off: the stress's result for that mode, from
-# the guest's "stress: ..." lines and the kernel's splats between its
-# "stress: begin" and "stress: end" lines (or the log's end, after a crash)
+# stress_line LOG RELEASE on|off|cookies: the stress's result for that mode,
+# from the guest's "stress: ..." lines and the kernel's splats between its
+# "stress: begin <mode>" line and its end line (or the log's end, after a
+# crash); "cookies": the cookie-life part's line (share_stress.c
+# cookie_life())
 stress_line() {
 	python3 - "$@" <<'PY'
 import re, sys
@@ -193,6 +195,16 @@ oops = re.compile(r'Oops|BUG:|general protection fault|Kernel panic|RIP: 0010:0x
 warn = re.compile(r'WARNING:|possible (circular|recursive) locking|inconsistent lock state|'
                   r'suspicious RCU usage|rcu.*detected stalls?|INFO: task .* blocked|UBSAN|KASAN|'
                   r'soft lockup|hard LOCKUP|sleeping function called from invalid context')
+if mode == 'cookies':
+    def ends(l):
+        ok = l.startswith(pre + 'stress: cookies: ') and \
+            not l.startswith(pre + 'stress: cookies: FAILED')
+        return l[len(pre):] if ok else None
+else:
+    def ends(l):
+        m = re.match(re.escape(pre) + r'stress: end %s: (\d+) rounds, (\d+) functions, '
+                     r'(\d+) cpus, (\d+) bad, memory ([+-]?\d+) kB' % mode, l)
+        return m.groups() if m else None
 on, o, w, end = False, 0, 0, None
 for l in open(log, errors='replace'):
     l = l.rstrip('\n')
@@ -201,54 +213,22 @@ for l in open(log, errors='replace'):
         continue
     if not on:
         continue
-    m = re.match(re.escape(pre) + r'stress: end %s: (\d+) rounds, (\d+) functions, (\d+) cpus, '
-                 r'(\d+) bad, memory ([+-]?\d+) kB' % mode, l)
-    if m:
-        end = m.groups()
+    end = ends(l)
+    if end:
         break
     if l.startswith(pre):
         continue
     o += bool(oops.search(l))
     w += bool(warn.search(l))
 if not on:
+    sys.exit(0)
+if mode == 'cookies':
+    print('%s, %d oopses, %d warnings' % (end or 'stress: cookies: no end line', o, w))
     sys.exit(0)
 r, f, c, bad, kb = end if end else ('0', '0', '0', '1', '0')
 print('stress: %s rounds, %s functions, fentry+fexit+kprobe_multi at once, %s cpus, '
       'sharing %s: %d oopses, %d warnings, memory %+.1f MB, %s bad%s'
       % (r, f, c, mode, o, w, int(kb) / 1024, bad, '' if end else ' (no end line)'))
-PY
-}
-
-# cookie_line LOG RELEASE: the cookie-life part's line (share_stress.c
-# cookie_life()) with the kernel's splats between its "stress: begin
-# cookies" line and it (or the log's end)
-cookie_line() {
-	python3 - "$@" <<'PY'
-import re, sys
-log, rel = sys.argv[1], sys.argv[2]
-pre = 'boot: %s ' % rel
-oops = re.compile(r'Oops|BUG:|general protection fault|Kernel panic|RIP: 0010:0x')
-warn = re.compile(r'WARNING:|possible (circular|recursive) locking|inconsistent lock state|'
-                  r'suspicious RCU usage|rcu.*detected stalls?|INFO: task .* blocked|UBSAN|KASAN|'
-                  r'soft lockup|hard LOCKUP|sleeping function called from invalid context')
-on, o, w, end = False, 0, 0, None
-for l in open(log, errors='replace'):
-    l = l.rstrip('\n')
-    if l == pre + 'stress: begin cookies':
-        on = True
-        continue
-    if not on:
-        continue
-    if l.startswith(pre + 'stress: cookies: ') and not l.startswith(pre + 'stress: cookies: FAILED'):
-        end = l[len(pre):]
-        break
-    if l.startswith(pre):
-        continue
-    o += bool(oops.search(l))
-    w += bool(warn.search(l))
-if not on:
-    sys.exit(0)
-print('%s, %d oopses, %d warnings' % (end or 'stress: cookies: no end line', o, w))
 PY
 }
 
@@ -346,7 +326,7 @@ elif [ -n "$stress" ]; then
 	*" on "*)
 		if [ "$CK_ROUNDS" -gt 0 ]; then
 			grep -E "^boot: $rel stress: cookies (round [0-9]+: |: FAILED)" "$L" | sed "s/^boot: $rel /  /"
-			cl=$(cookie_line "$L" "$rel")
+			cl=$(stress_line "$L" "$rel" cookies)
 			echo "$cl"
 			if echo "$cl" | grep -qE "^stress: cookies: [1-9][0-9]* rounds, [1-9][0-9]* functions \(fentry\.multi\.s, fsession\.multi [1-9][0-9]*, cookies\), [1-9][0-9]* calls on CPU [0-9]+, 0 wrong cookies, 0 strays, runs [1-9][0-9]* fentry\.multi\.s .*, [1-9][0-9]*\+[1-9][0-9]* fsession\.multi, [1-9][0-9]* in the load thread, ([0-9]+) of \1 driven syscalls run by both, images 0, .*, 0 bad, 0 oopses, 0 warnings\$"; then
 				ok "$cl"
