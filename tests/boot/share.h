@@ -6,8 +6,11 @@
  * share_ksym.c (what perf hears of the images).
  * The patched 7.3 kernel's interface: /work/notes of the lead, in short:
  *   /sys/module/kernel/parameters/bpf_tramp_share  0 off, 1 on (cookies
- *                      looked up by call site)
+ *                      looked up by call site), 2 stamped (an image per
+ *                      function, each a copy of its class's one JIT with
+ *                      its immediates patched; a kernel without it refuses 2)
  *   /sys/kernel/debug/bpf_tramp_stats  live images and bytes, shared ones,
+ *                      stamped ones (their own line, with mode 2's kernel),
  *                      the stage times (TSC) of the last attach/detach
  */
 #ifndef _SHARE_GUEST_H
@@ -49,6 +52,13 @@ struct share_stats {
 	 * "<image>_stubs") and the blocks' bytes
 	 */
 	long stubs, stub_blocks, stub_bytes;
+	/*
+	 * "stamped <copies> templates <n>": stamped images (counted in images
+	 * too) and the JITs they were copied from; has_stamped: the line was
+	 * there (a kernel with bpf_tramp_share=2)
+	 */
+	long stamped, templates;
+	bool has_stamped;
 	struct share_stages st[SHARE_KINDS];
 };
 
@@ -167,7 +177,7 @@ void share_proof(struct share_ctx *c, int mode);
 void share_klp(struct share_ctx *c, int mode);
 /*
  * bench/tramp's measurements (share_bench.c): @kprobe_n 0 for tracing_multi
- * sharing off and on and the run-time costs, N for one kprobe_multi attach
+ * sharing off, on and stamped and the run-time costs, N for one kprobe_multi attach
  * and detach over the first N functions and nothing after it.
  */
 void share_bench(struct share_ctx *c, int kprobe_n);

@@ -6,18 +6,22 @@
  * (share_bench()'s comment says why):
  *
  *   attach/detach  tracing_multi fentry over the first 100, 1,000, 10,000
- *                  and all functions, sharing off (one image per function)
- *                  and on, ROUNDS rounds, the order rotated each round,
- *                  each link with a distinct cookie per function; and
- *                  kprobe_multi (fprobe) over the same ones as the anchor
+ *                  and all functions, sharing off (one image per function),
+ *                  on and stamped (bpf_tramp_share=2: an image per function,
+ *                  each a copy of its class's one JIT with its immediates
+ *                  patched; left out, said once, when the kernel refuses 2),
+ *                  ROUNDS rounds, the order rotated each round, each link
+ *                  with a distinct cookie per function; and kprobe_multi
+ *                  (fprobe) over the same ones as the anchor
  *   images         the images each built and their bytes (bpf_tramp_stats)
  *   stages         where each attach and detach spent its time: the
  *                  kernel's own stage boundaries (get_cycles()) of the last
  *                  operation of each kind, medians over the rounds
  *   run-time       a tight loop over getpgid(0): TSC a call with fentry.multi
  *                  over __x64_sys_getpgid's group (the functions of its
- *                  model) shared, per function, and kprobe_multi over the
- *                  same functions, less the loop with nothing attached
+ *                  model) shared (with cookies and without), per function,
+ *                  stamped, and kprobe_multi over the same functions, less
+ *                  the loop with nothing attached
  * Times are TSC counts (the guest's CLOCK_MONOTONIC ticks in jiffies),
  * in seconds by the TSC rate measured over the whole bench.
  * The last lines are the images and run-time lines of bench/tramp's
@@ -42,12 +46,29 @@
 #define LOOP		20000	/* getpgid calls a round */
 #define NSIZES		4
 
-enum { OFF, ON, KPROBE, NKINDS };
-static const char *const kind_name[NKINDS] = { "off", "on", "kprobe_multi" };
+enum { OFF, ON, STAMPED, KPROBE, NKINDS };
+static const char *const kind_name[NKINDS] = { "off", "on", "stamped", "kprobe_multi" };
+/* bpf_tramp_share for each tracing_multi kind */
+static const int kind_mode[KPROBE] = { 0, 1, 2 };
+/*
+ * The tracing_multi kinds this kernel has, in the rounds' order: OFF and
+ * ON, and STAMPED when it takes bpf_tramp_share=2 (share_bench())
+ */
+static int kinds[KPROBE], nkinds;
+
+static bool have(int kind)
+{
+	for (int i = 0; i < nkinds; i++)
+		if (kinds[i] == kind)
+			return true;
+	return false;
+}
 
 struct sample {
 	double attach, detach;			/* TSC counts */
 	long images, bytes;			/* built by the attach */
+	long stamped, templates;		/* of them stamped; templates after it */
+	bool has_stamped;			/* the kernel's stamped line */
 	struct share_stages st[2];		/* the kernel's attach, detach stages */
 };
 
@@ -104,7 +125,7 @@ static int one(struct share_ctx *c, int kind, int n, struct sample *s)
 	uint64_t t0, t1;
 	int fd;
 
-	if (kind != KPROBE && share_set(kind == ON))
+	if (kind != KPROBE && share_set(kind_mode[kind]))
 		return -1;
 	/* each from no images: the last one's RCU-tasks frees done */
 	if (share_settle(&idle, &base, 90)) {
@@ -133,6 +154,9 @@ static int one(struct share_ctx *c, int kind, int n, struct sample *s)
 
 	s->images = a.images - base.s.images;
 	s->bytes = a.bytes - base.s.bytes;
+	s->stamped = a.stamped - base.s.stamped;
+	s->templates = a.templates;
+	s->has_stamped = a.has_stamped;
 	/* the kernel times tracing_multi's stages only */
 	if (kind != KPROBE) {
 		s->st[0] = a.st[SHARE_ATTACH];
@@ -147,7 +171,7 @@ static int run_one(struct share_ctx *c, int kind, struct size_result *res, int r
 	struct sample *s = &res->s[kind][r];
 	int err = one(c, kind, res->n, s);
 
-	say("share: bench %s %d functions, round %d: attach %.1f, detach %.1f Mcycles (%.0f s)",
+	say("share: bench %s %d functions, round %d: attach %.3f, detach %.3f Mcycles (%.0f s)",
 	    kind_name[kind], res->n, r, s->attach / 1e6, s->detach / 1e6, now() - m0);
 	return err;
 }
@@ -212,13 +236,13 @@ static double loop(void)
 
 /*
  * The run-time cost a call: fentry.multi (count_entry) over the functions
- * of __x64_sys_getpgid's model shared (@kind ON) or per function (OFF),
- * kprobe_multi over the same; @cookies or not. TSC counts of a loop's call
- * (the fastest of ROUNDS), into @runs the program's runs a call; into
- * *@bare the same loop with nothing attached, measured just before. A bare
- * loop moves by 100 TSC from one measurement to the next under TCG, more
- * than the differences measured, so the caller takes the fastest of the
- * bare loops as the cost of the call itself.
+ * of __x64_sys_getpgid's model shared (@kind ON), per function (OFF) or
+ * stamped (STAMPED), kprobe_multi over the same; @cookies or not. TSC
+ * counts of a loop's call (the fastest of ROUNDS), into @runs the
+ * program's runs a call; into *@bare the same loop with nothing attached,
+ * measured just before. A bare loop moves by 100 TSC from one measurement
+ * to the next under TCG, more than the differences measured, so the caller
+ * takes the fastest of the bare loops as the cost of the call itself.
  */
 static double runtime(struct share_ctx *c, int kind, bool cookies, double *runs,
 		      double *bare_min)
@@ -240,7 +264,7 @@ static double runtime(struct share_ctx *c, int kind, bool cookies, double *runs,
 		ck[n] = c->cookies[i];
 		syms[n++] = c->syms[i];
 	}
-	if (kind != KPROBE && share_set(kind == ON))
+	if (kind != KPROBE && share_set(kind_mode[kind]))
 		goto out;
 	/*
 	 * From no images: the last attach's RCU-tasks frees done, else their
@@ -280,20 +304,28 @@ static void report_sizes(struct share_ctx *c, struct size_result *res, int nres,
 	char buf[2][512];
 
 	for (int i = 0; i < nres; i++)
-		for (int k = OFF; k <= ON; k++) {
+		for (int j = 0; j < nkinds; j++) {
+			int k = kinds[j];
 			struct sample *v = res[i].s[k];
-			double im[ROUNDS], by[ROUNDS];
+			double im[ROUNDS], by[ROUNDS], cp[ROUNDS], tp[ROUNDS];
+			char more[64] = "";
 
 			for (int r = 0; r < ROUNDS; r++) {
 				im[r] = v[r].images;
 				by[r] = v[r].bytes;
+				cp[r] = v[r].stamped;
+				tp[r] = v[r].templates;
 			}
+			/* the kernel's stamped line, when it has one */
+			if (k == STAMPED && v[0].has_stamped)
+				snprintf(more, sizeof(more), "; stamped copies %.0f, templates %.0f",
+					 median(cp, ROUNDS), median(tp, ROUNDS));
 			stages_text(v, ROUNDS, 0, hz, buf[0], sizeof(buf[0]));
 			stages_text(v, ROUNDS, 1, hz, buf[1], sizeof(buf[1]));
-			say("shared: stages %d functions %s: attach %.4f s (%s); detach %.4f s (%s); images %.0f (%.0f bytes)",
+			say("shared: stages %d functions %s: attach %.4f s (%s); detach %.4f s (%s); images %.0f (%.0f bytes)%s",
 			    res[i].n, kind_name[k], med_field(v, ROUNDS, offsetof(struct sample, attach)) / hz,
 			    buf[0], med_field(v, ROUNDS, offsetof(struct sample, detach)) / hz, buf[1],
-			    median(im, ROUNDS), median(by, ROUNDS));
+			    median(im, ROUNDS), median(by, ROUNDS), more);
 		}
 	(void)c;
 }
@@ -303,27 +335,34 @@ static void report_sizes(struct share_ctx *c, struct size_result *res, int nres,
  * lines are the host's (tests/boot-share.sh), from the round lines of this
  * boot and of the kprobe_multi boots
  */
-static void summary(struct size_result *res, int nres, const double *rt, double hz)
+static void summary(struct size_result *res, int nres, const double *rt, double nock, double hz)
 {
 	struct size_result *all = &res[nres - 1];
-	double im[2][ROUNDS], by[2][ROUNDS];
+	double im[KPROBE][ROUNDS], by[KPROBE][ROUNDS];
+	char st[2][64] = { "", "" };
 
-	for (int k = 0; k < 2; k++)
+	for (int k = 0; k < KPROBE; k++)
 		for (int r = 0; r < ROUNDS; r++) {
 			im[k][r] = all->s[k][r].images;
 			by[k][r] = all->s[k][r].bytes;
 		}
-	say("shared: images: on %.0f (%.0f bytes), off %.0f (%.0f bytes)",
+	if (have(STAMPED)) {
+		snprintf(st[0], sizeof(st[0]), ", stamped %.0f (%.0f bytes)",
+			 median(im[STAMPED], ROUNDS), median(by[STAMPED], ROUNDS));
+		snprintf(st[1], sizeof(st[1]), ", stamped %.1f ns", rt[STAMPED] * 1e9 / hz);
+	}
+	say("shared: images: on %.0f (%.0f bytes), off %.0f (%.0f bytes)%s",
 	    median(im[ON], ROUNDS), median(by[ON], ROUNDS), median(im[OFF], ROUNDS),
-	    median(by[OFF], ROUNDS));
-	say("shared: run-time a call: per-function %.1f ns, shared %.1f ns, kprobe_multi %.1f ns; shared/per-function %.3f",
-	    rt[OFF] * 1e9 / hz, rt[ON] * 1e9 / hz, rt[KPROBE] * 1e9 / hz, rt[ON] / rt[OFF]);
+	    median(by[OFF], ROUNDS), st[0]);
+	say("shared: run-time a call: per-function %.1f ns, shared %.1f ns, shared without cookies %.1f ns%s, kprobe_multi %.1f ns; shared/per-function %.3f",
+	    rt[OFF] * 1e9 / hz, rt[ON] * 1e9 / hz, nock * 1e9 / hz, st[1], rt[KPROBE] * 1e9 / hz,
+	    rt[ON] / rt[OFF]);
 }
 
 void share_bench(struct share_ctx *c, int kprobe_n)
 {
 	struct size_result *res = calloc(NSIZES, sizeof(*res));
-	double m0 = now(), base, rt[NKINDS], runs, hz, nock;
+	double m0 = now(), base, rt[NKINDS] = { 0 }, runs, hz, nock;
 	uint64_t s0 = __rdtsc();
 	int nres, err = 0;
 
@@ -345,10 +384,18 @@ void share_bench(struct share_ctx *c, int kprobe_n)
 		free(res);
 		return;
 	}
+	/* stamped images: a kernel without them refuses bpf_tramp_share=2 */
+	nkinds = 0;
+	kinds[nkinds++] = OFF;
+	kinds[nkinds++] = ON;
+	if (!share_set(kind_mode[STAMPED]))
+		kinds[nkinds++] = STAMPED;
+	else
+		say("shared: bench: the kernel refuses bpf_tramp_share=2 (no stamped images): stamped left out");
 	for (int i = 0; i < nres && !err; i++) {
 		for (int r = 0; r < ROUNDS && !err; r++)
-			for (int j = 0; j < 2 && !err; j++)
-				err = run_one(c, (j + r) % 2, &res[i], r, m0);
+			for (int j = 0; j < nkinds && !err; j++)
+				err = run_one(c, kinds[(j + r) % nkinds], &res[i], r, m0);
 		say("share: bench %d functions: %d rounds done, %.0f s", res[i].n, ROUNDS,
 		    now() - m0);
 	}
@@ -361,9 +408,8 @@ void share_bench(struct share_ctx *c, int kprobe_n)
 	base = loop();
 	say("shared: run-time nothing attached: %.0f TSC a getpgid(0)", base);
 	/* kprobe_multi last: over a few functions, but after it nothing */
-	for (int k = 0; k < NKINDS; k++)
-		if (k != KPROBE)
-			rt[k] = runtime(c, k, true, &runs, &base);
+	for (int j = 0; j < nkinds; j++)
+		rt[kinds[j]] = runtime(c, kinds[j], true, &runs, &base);
 	nock = runtime(c, ON, false, &runs, &base);
 	rt[KPROBE] = runtime(c, KPROBE, true, &runs, &base);
 	/* each less the fastest bare loop: the call's own cost */
@@ -371,9 +417,9 @@ void share_bench(struct share_ctx *c, int kprobe_n)
 		rt[k] -= base;
 	nock -= base;
 	hz = (__rdtsc() - s0) / (now() - m0);
-	say("shared: bench %d rounds, TSC %.1f MHz, %.0f s; nothing attached %.0f TSC (the fastest); shared without cookies %.1f ns a call",
-	    ROUNDS, hz / 1e6, now() - m0, base, nock * 1e9 / hz);
+	say("shared: bench %d rounds, TSC %.1f MHz, %.0f s; nothing attached %.0f TSC (the fastest)",
+	    ROUNDS, hz / 1e6, now() - m0, base);
 	report_sizes(c, res, nres, hz);
-	summary(res, nres, rt, hz);
+	summary(res, nres, rt, nock, hz);
 	free(res);
 }
