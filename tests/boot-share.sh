@@ -14,7 +14,10 @@
 # "boot-share: skipped (<why>)".
 #
 # --bench: the same boot runs bench/tramp's measurements instead
-# (share_bench.c) and the guest's "shared:" lines are printed.
+# (share_bench.c) and the guest's "shared:" lines are printed, with the
+# attach and detach lines made from its rounds: "shared:" (off, on,
+# kprobe_multi), each followed by a "stamped:" line (off, stamped,
+# kprobe_multi) when the kernel takes bpf_tramp_share=2.
 #
 # --stress: the same boot runs the stress instead (share_stress.c):
 # fentry.multi, fexit.multi and kprobe_multi over every function at once,
@@ -281,22 +284,29 @@ if [ -n "$bench" ]; then
 		fi
 	done
 	# the attach and detach lines, medians of the rounds in seconds by the
-	# main boot's TSC rate; then the guest's images and run-time lines
+	# main boot's TSC rate, each "shared:" line followed by its "stamped:"
+	# line when the kernel had stamped images (bpf_tramp_share=2); then the
+	# guest's images and run-time lines
 	cat "$L" "$tmp"/klog* 2>/dev/null | python3 -c '
 import re, statistics, sys
 txt = sys.stdin.read()
 mhz = float(re.search(r"shared: bench \d+ rounds, TSC ([\d.]+) MHz", txt).group(1))
 runs = {}
-for k, n, a, d in re.findall(r"share: bench (off|on|kprobe_multi) (\d+) functions, round \d+: "
-                             r"attach ([\d.]+), detach ([\d.]+) Mcycles", txt):
+for k, n, a, d in re.findall(r"share: bench (off|on|stamped|kprobe_multi) (\d+) functions, "
+                             r"round \d+: attach ([\d.]+), detach ([\d.]+) Mcycles", txt):
     runs.setdefault((int(n), k), []).append((float(a), float(d)))
+stamped = any(k == "stamped" for _, k in runs)
+def ratio(a, b):
+    return a / b if b else float("nan")
 for n in sorted({n for n, _ in runs}):
     for i, what in ((0, "attach"), (1, "detach")):
         m = {k: statistics.median(r[i] for r in runs.get((n, k), [(float("nan"),) * 2])) / mhz
-             for k in ("off", "on", "kprobe_multi")}
-        print("shared: %s %d functions: off %.4f s, on %.4f s, kprobe_multi %.4f s; "
-              "on/off %.3f, on/kprobe_multi %.3f" % (what, n, m["off"], m["on"], m["kprobe_multi"],
-                                                    m["on"] / m["off"], m["on"] / m["kprobe_multi"]))
+             for k in ("off", "on", "stamped", "kprobe_multi")}
+        for d, name in (("on", "shared"), ("stamped", "stamped"))[:1 + stamped]:
+            print("%s: %s %d functions: off %.4f s, %s %.4f s, kprobe_multi %.4f s; "
+                  "%s/off %.3f, %s/kprobe_multi %.3f"
+                  % (name, what, n, m["off"], d, m[d], m["kprobe_multi"],
+                     d, ratio(m[d], m["off"]), d, ratio(m[d], m["kprobe_multi"])))
 ' || bad "the summary lines: no TSC rate or rounds in the logs"
 	grep -E "^boot: $rel shared: (images|run-time a call): " "$L" | sed "s/^boot: $rel //"
 	grep -E "^boot: $rel shared: " "$L" | sed "s/^boot: $rel //" |
