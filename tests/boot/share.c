@@ -1070,6 +1070,11 @@ void boot_share(const char *path)
 		check_cost(&c, warm_up(&c, false));
 		share_proof(&c, 1);
 		share_proof(&c, 0);
+		/* stamped images: kernel/7.3-test, when the kernel has them */
+		if (!share_set(2))
+			share_proof(&c, 2);
+		else
+			say("shared: proof: stamped skipped (the kernel refuses bpf_tramp_share=2)");
 		share_klp(&c, 1);
 		share_klp(&c, 0);
 	}

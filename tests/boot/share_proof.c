@@ -2,7 +2,10 @@
 /*
  * share_proof.c - the booted kernel proves its shared trampoline images
  * (make check: tests/boot-share.sh), once with sharing on (mode 1: cookies
- * looked up by call site at run time) and once off (mode 0, mainline):
+ * looked up by call site at run time), once off (mode 0, mainline) and
+ * once stamped (mode 2, kernel/7.3-test: an image per function, copied from
+ * one JIT of its key with the function's address, image and cookies
+ * written in; when the kernel has it):
  *
  *   - one fentry.multi link (share.bpf.c) over every function one link
  *     takes, each function with its own cookie (from its BTF id); then
@@ -19,12 +22,13 @@
  *     ran exactly once;
  *   - the kernel's counts: one /proc/kallsyms symbol per image, one ftrace
  *     direct entry per function; with sharing on every image is shared;
+ *     stamped, images were stamped from fewer templates than functions;
  *   - a plain fentry on a function of a shared group: both programs run, the
  *     group keeps its image, the function gets one of its own; after its
  *     detach, the function is back in the group's image;
  *   - after the detach the counts and free memory are back.
- * Lines: "shared: check <on|off>, <link>: <what>: ok|FAILED (<why>)", then
- * "shared: proof: <F> functions attached, <H> hits checked, <W> wrong (sharing on|off)".
+ * Lines: "shared: check <on|off|stamped>, <link>: <what>: ok|FAILED (<why>)", then
+ * "shared: proof: <F> functions attached, <H> hits checked, <W> wrong (sharing on|off|stamped)".
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -523,6 +527,20 @@ static void images(struct proof *p, const struct share_counts *b, const struct s
 	      direct, p->n, dsh);
 }
 
+/*
+ * Stamped (mode 2): the images were copies of fewer JITs (templates, one a
+ * key) than functions, and the kernel said so
+ */
+static void stamped(struct proof *p, const struct share_counts *b, const struct share_counts *a)
+{
+	long copies = a->s.stamped - b->s.stamped, tmpl = a->s.templates - b->s.templates;
+
+	check(p, a->s.has_stamped && copies > 0 && tmpl > 0 && tmpl < p->n,
+	      "images stamped from fewer templates than functions",
+	      "%ld images stamped, %ld templates, for %d functions%s", copies, tmpl, p->n,
+	      a->s.has_stamped ? "" : " (no stamped line in bpf_tramp_stats)");
+}
+
 static bool idle(const struct share_counts *got, const void *arg)
 {
 	(void)arg;
@@ -684,15 +702,17 @@ static void proof_phase(struct proof *p, int mode)
 		free(vmalloc0);
 		return;
 	}
-	share_wait(&att, SETTLE_SECS, settled, &(struct attached){ &base, p->n, mode }, false);
-	images(p, &base, &att, mode);
+	share_wait(&att, SETTLE_SECS, settled, &(struct attached){ &base, p->n, mode == 1 }, false);
+	images(p, &base, &att, mode == 1);
+	if (mode == 2)
+		stamped(p, &base, &att);
 	perf_heard(p, w, &base, &att, false);
 	share_counter_set(c, SHARE_RECORD, 1);
 	drive_all(p);
 	exercise();
 	share_counter_set(c, SHARE_RECORD, 0);
 	if (!c->no_plain)
-		plain(p, mode);
+		plain(p, mode == 1);
 	collect(p);
 	t0 = now();
 	close(l);
@@ -782,7 +802,7 @@ static int subset(struct share_ctx *c, struct share_ctx *sub)
 			sub->xn++;
 		}
 	}
-	say("share: proof with sharing off over every %dth function and the driven ones: %d of %d",
+	say("share: proof with an image per function (off, stamped) over every %dth function and the driven ones: %d of %d",
 	    every, sub->n, c->n);
 	return 0;
 }
@@ -801,7 +821,7 @@ void share_proof(struct share_ctx *c, int mode)
 {
 	struct proof *p = calloc(1, sizeof(*p));
 	struct share_ctx sub = { 0 };
-	int part = mode ? 1 : subset(c, &sub);
+	int part = mode == 1 ? 1 : subset(c, &sub);
 
 	if (!p || part < 0) {
 		say("shared: proof FAILED (no memory)");
@@ -812,7 +832,7 @@ void share_proof(struct share_ctx *c, int mode)
 	if (!part)
 		c = &sub;
 	p->c = c;
-	p->mode = mode ? "on" : "off";
+	p->mode = mode == 1 ? "on" : mode == 2 ? "stamped" : "off";
 	p->t0 = now();
 	p->fd_map = bpf_map__fd(bpf_object__find_map_by_name(c->obj, "funcs"));
 	p->sides = ENTRY;
