@@ -120,7 +120,9 @@ int share_stats(struct share_stats *s)
 		sscanf(line, "shared %ld bytes %ld", &s->shared, &s->shared_bytes);
 		sscanf(line, "stubs %ld blocks %ld bytes %ld", &s->stubs, &s->stub_blocks,
 		       &s->stub_bytes);
-		if (sscanf(line, "stamped %ld templates %ld", &s->stamped, &s->templates) == 2)
+		if (sscanf(line, "stamped %ld templates %ld alloc %lld build %lld write %lld",
+			   &s->stamped, &s->templates, &s->stamp_cycles[0], &s->stamp_cycles[1],
+			   &s->stamp_cycles[2]) >= 2)
 			s->has_stamped = true;
 		parse_stages(line, s);
 	}

@@ -53,11 +53,15 @@ struct share_stats {
 	 */
 	long stubs, stub_blocks, stub_bytes;
 	/*
-	 * "stamped <copies> templates <n>": stamped images (counted in images
-	 * too) and the JITs they were copied from; has_stamped: the line was
-	 * there (a kernel with bpf_tramp_share=2)
+	 * "stamped <copies> templates <n> alloc <C> build <C> write <C>":
+	 * stamped images (counted in images too), the JITs they were copied
+	 * from, and the get_cycles() all copies took so far to be allocated
+	 * and announced, built (copied, moved, patched) and written into
+	 * executable memory (a kernel of before has no cycles: 0);
+	 * has_stamped: the line was there (a kernel with bpf_tramp_share=2)
 	 */
 	long stamped, templates;
+	long long stamp_cycles[3];
 	bool has_stamped;
 	struct share_stages st[SHARE_KINDS];
 };
