@@ -393,7 +393,6 @@ void share_bench(struct share_ctx *c, int kprobe_n)
 	if (kprobe_n) {
 		struct size_result one = { .n = kprobe_n > c->n ? c->n : kprobe_n };
 
-		/* ROUNDS of them since fixes 1/11: medians, as the others */
 		for (int r = 0; r < ROUNDS && !err; r++)
 			err = run_one(c, KPROBE, &one, r, m0);
 		say("shared: bench kprobe_multi %d functions %s", one.n, err ? "FAILED" : "done");
