@@ -317,7 +317,7 @@ elif [ -n "$stress" ]; then
 	modes=${BTFIDS_STRESS_MODE:-both}
 	[ "$modes" = both ] && modes="on off"
 	for mode in $modes; do
-		grep -E "^boot: $rel stress: round [0-9]+ $mode: " "$L" | sed "s/^boot: $rel /  /"
+		grep -E "^boot: $rel stress: (round [0-9]+|end) $mode: " "$L" | sed "s/^boot: $rel /  /"
 		sl=$(stress_line "$L" "$rel" "$mode")
 		echo "$sl"
 		least='[1-9][0-9]{4,}'

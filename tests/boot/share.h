@@ -74,13 +74,15 @@ struct share_counts {
 	int direct;		/* functions in /sys/kernel/tracing/enabled_functions */
 	int direct_shared;	/* of which call a shared image */
 	long memfree_kb;	/* /proc/meminfo MemFree */
+	long pcp_kb;		/* free pages on the per-CPU lists (share.c pcp_kb()) */
 	long stack_kb;		/* KernelStack: the threads' stacks */
 	long threads;		/* /proc/loadavg: threads in the system */
 	long slab_kb, percpu_kb, vmalloc_kb;	/* Slab, Percpu, VmallocUsed */
 };
 
 /*
- * Free memory lost from base to end, in kB: the fall of MemFree less what
+ * Free memory lost from base to end, in kB: the fall of MemFree and the
+ * per-CPU lists' free pages (pcp_kb) less what
  * the threads started meanwhile hold (their stacks, KernelStack's rise, and
  * SHARE_THREAD_SLAB_KB of slab each). Mainline's per-function image frees
  * are work items that block, so the workqueue starts kworkers for them (a
@@ -89,6 +91,14 @@ struct share_counts {
  * (IDLE_WORKER_TIMEOUT, kernel/workqueue.c).
  */
 long share_mem_lost_kb(const struct share_counts *base, const struct share_counts *end);
+/*
+ * share_mem_lost_kb(), and while above @bound_kb, again each second for up
+ * to @secs (scaled by boot_scale()): slab freed after an RCU grace period
+ * and the per-CPU lists' decay come back, a leak does not. Returns the
+ * least seen, @end updated to the counts that gave it.
+ */
+long share_mem_settle(const struct share_counts *base, struct share_counts *end,
+		      long bound_kb, double secs);
 /*
  * Whether the kernel is a KASAN one: its quarantine keeps freed objects
  * before giving them back, so free memory says nothing of a leak there.

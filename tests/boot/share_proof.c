@@ -72,6 +72,8 @@
  * themselves are judged by the counts.
  */
 #define MEM_TOLERANCE_KB	5120
+/* Above the bound, free memory is read again each second this long */
+#define MEM_SETTLE_SECS		20.0
 /*
  * One more 2 MB area of BPF code kept for reuse (VmallocUsed +2048 kB,
  * above) is not a leak: up to one such area is taken out of the
@@ -665,7 +667,7 @@ static void proof_phase(struct proof *p, int mode)
 	char left[256], vm[512], *vmalloc0;
 	double t0, t1;
 	int l, lx = -1, err;
-	long kept;
+	long kept, lost;
 	bool kasan;
 
 	p->n = c->n;
@@ -737,10 +739,12 @@ static void proof_phase(struct proof *p, int mode)
 	kept = end.vmalloc_kb - base.vmalloc_kb;
 	kept = kept < 0 ? 0 : kept > MEM_KEPT_AREA_KB ? MEM_KEPT_AREA_KB : kept;
 	kasan = share_kasan();	/* one read of /proc/kallsyms */
-	check(p, share_mem_lost_kb(&base, &end) - kept <= MEM_TOLERANCE_KB || kasan,
+	lost = share_mem_settle(&base, &end, MEM_TOLERANCE_KB + kept, MEM_SETTLE_SECS) - kept;
+	check(p, lost <= MEM_TOLERANCE_KB || kasan,
 	      kasan ? "free memory (not judged: KASAN's quarantine)" : "free memory is back",
-	      "MemFree %ld kB, before %ld kB, with the link %ld kB; threads %+ld, KernelStack %+ld kB, Slab %+ld kB, Percpu %+ld kB, VmallocUsed %+ld kB%s%s",
-	      end.memfree_kb, base.memfree_kb, att.memfree_kb, end.threads - base.threads,
+	      "MemFree %ld kB, before %ld kB, with the link %ld kB; per-CPU lists %+ld kB, threads %+ld, KernelStack %+ld kB, Slab %+ld kB, Percpu %+ld kB, VmallocUsed %+ld kB%s%s",
+	      end.memfree_kb, base.memfree_kb, att.memfree_kb, end.pcp_kb - base.pcp_kb,
+	      end.threads - base.threads,
 	      end.stack_kb - base.stack_kb,
 	      end.slab_kb - base.slab_kb, end.percpu_kb - base.percpu_kb,
 	      end.vmalloc_kb - base.vmalloc_kb, vm[0] ? "; new in vmallocinfo: " : "", vm);
