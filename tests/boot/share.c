@@ -223,14 +223,15 @@ static long pcp_kb(void)
 	return pages * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
-long share_mem_settle(const struct share_counts *base, struct share_counts *end,
-		      long bound_kb, double secs)
+/* share_mem_settle(): above the bound, free memory is read again this long */
+#define MEM_SETTLE_SECS	20.0
+
+long share_mem_settle(const struct share_counts *base, struct share_counts *end, long bound_kb)
 {
 	long lost = share_mem_lost_kb(base, end), now_lost;
+	double t0 = now(), secs = MEM_SETTLE_SECS * boot_scale();
 	struct share_counts c;
-	double t0 = now();
 
-	secs *= boot_scale();
 	while (lost > bound_kb && now() - t0 < secs) {
 		usleep(1000 * 1000);
 		share_counts(&c);
@@ -1024,8 +1025,9 @@ static double check_ms(const struct share_ctx *c)
  * them confirmed; a link with the table off (btf_tramp=0) walks BTF for
  * each as mainline does; one more link with the table after it, and the
  * table's side is the better of its two (a host's load spike doubled one:
- * 130.7 against 208.9 ms, where 65 against 182 is usual). One line: "share: the table's check: N
- * functions: check stage with the table (confirmed) X ms, without Y ms".
+ * 130.7 against 208.9 ms, where 65 against 182 is usual). One line:
+ * "share: the table's check: N functions: check stage with the table
+ * (confirmed) X ms, without Y ms".
  * The cost of confirming all of them once is the boot self-test's line.
  */
 #define BTF_TRAMP_PARAM	"/sys/module/kernel/parameters/btf_tramp"

@@ -93,12 +93,11 @@ struct share_counts {
 long share_mem_lost_kb(const struct share_counts *base, const struct share_counts *end);
 /*
  * share_mem_lost_kb(), and while above @bound_kb, again each second for up
- * to @secs (scaled by boot_scale()): slab freed after an RCU grace period
+ * to 20 s (scaled by boot_scale()): slab freed after an RCU grace period
  * and the per-CPU lists' decay come back, a leak does not. Returns the
  * least seen, @end updated to the counts that gave it.
  */
-long share_mem_settle(const struct share_counts *base, struct share_counts *end,
-		      long bound_kb, double secs);
+long share_mem_settle(const struct share_counts *base, struct share_counts *end, long bound_kb);
 /*
  * Whether the kernel is a KASAN one: its quarantine keeps freed objects
  * before giving them back, so free memory says nothing of a leak there.

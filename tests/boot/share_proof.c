@@ -72,8 +72,6 @@
  * themselves are judged by the counts.
  */
 #define MEM_TOLERANCE_KB	5120
-/* Above the bound, free memory is read again each second this long */
-#define MEM_SETTLE_SECS		20.0
 /*
  * One more 2 MB area of BPF code kept for reuse (VmallocUsed +2048 kB,
  * above) is not a leak: up to one such area is taken out of the
@@ -739,7 +737,7 @@ static void proof_phase(struct proof *p, int mode)
 	kept = end.vmalloc_kb - base.vmalloc_kb;
 	kept = kept < 0 ? 0 : kept > MEM_KEPT_AREA_KB ? MEM_KEPT_AREA_KB : kept;
 	kasan = share_kasan();	/* one read of /proc/kallsyms */
-	lost = share_mem_settle(&base, &end, MEM_TOLERANCE_KB + kept, MEM_SETTLE_SECS) - kept;
+	lost = share_mem_settle(&base, &end, MEM_TOLERANCE_KB + kept) - kept;
 	check(p, lost <= MEM_TOLERANCE_KB || kasan,
 	      kasan ? "free memory (not judged: KASAN's quarantine)" : "free memory is back",
 	      "MemFree %ld kB, before %ld kB, with the link %ld kB; per-CPU lists %+ld kB, threads %+ld, KernelStack %+ld kB, Slab %+ld kB, Percpu %+ld kB, VmallocUsed %+ld kB%s%s",

@@ -44,8 +44,6 @@
  * pcp_kb()); a make check run on a slow host lost 6.7 MB by MemFree alone.
  */
 #define STRESS_MEM_TOLERANCE_KB	6144
-/* Above the bound, free memory is read again each second this long */
-#define STRESS_MEM_SETTLE_SECS	20.0
 #define STRESS_SETTLE_SECS	120.0
 
 /* The three links of a round, in the order a round attaches them. */
@@ -716,7 +714,7 @@ static void cookie_life(struct share_ctx *c)
 	share_wait(&end, STRESS_SETTLE_SECS, idle, NULL, true);
 	if (end.s.images || end.ksyms || end.direct)
 		bad++;
-	lost = share_mem_settle(&base, &end, STRESS_MEM_TOLERANCE_KB, STRESS_MEM_SETTLE_SECS);
+	lost = share_mem_settle(&base, &end, STRESS_MEM_TOLERANCE_KB);
 	kasan = share_kasan();
 	if (lost > STRESS_MEM_TOLERANCE_KB && !kasan)
 		bad++;
@@ -782,7 +780,7 @@ void share_stress(struct share_ctx *c, int mode)
 	pthread_join(th, NULL);
 	share_wait(&end, STRESS_SETTLE_SECS, idle, NULL, true);
 	/* a leak is less free memory (share.h: kworkers come and go) */
-	lost = share_mem_settle(&base, &end, STRESS_MEM_TOLERANCE_KB, STRESS_MEM_SETTLE_SECS);
+	lost = share_mem_settle(&base, &end, STRESS_MEM_TOLERANCE_KB);
 	kasan = share_kasan();
 	if (lost > STRESS_MEM_TOLERANCE_KB && !kasan)
 		bad++;
