@@ -377,12 +377,16 @@ else
 	[ ! -s "$tmp/klp.err" ] || bad "the livepatch module (tests/boot/klp) did not build: $(cat "$tmp/klp.err")"
 	grep -E "^boot: $rel shared: livepatch: skipped" "$L" | sed "s/^boot: $rel /  /"
 	# stamped (bpf_tramp_share=2): kernel/7.3-test's images copied from one
-	# JIT of their key, judged when the kernel has them
-	modes="on off stamped"
-	if grep -qE "^boot: $rel shared: proof: stamped skipped" "$L"; then
-		echo "  boot-share: the proof with stamped images skipped: the kernel refuses bpf_tramp_share=2"
-		modes="on off"
-	fi
+	# JIT of their key, and (3) the copies carved out of blocks, judged when
+	# the kernel has them
+	modes="on off"
+	for m in stamped:2 stamped-blocks:3; do
+		if grep -qE "^boot: $rel shared: proof: ${m%:*} skipped" "$L"; then
+			echo "  boot-share: the proof with ${m%:*} images skipped: the kernel refuses bpf_tramp_share=${m#*:}"
+		else
+			modes+=" ${m%:*}"
+		fi
+	done
 	for mode in $modes; do
 		pl=$(grep -m1 -E "^boot: $rel shared: proof: .*\(sharing $mode\)" "$L" | sed "s/^boot: $rel //")
 		# the issue's line as it is (on, then off); the mode in the ok line

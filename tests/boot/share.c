@@ -120,9 +120,9 @@ int share_stats(struct share_stats *s)
 		sscanf(line, "shared %ld bytes %ld", &s->shared, &s->shared_bytes);
 		sscanf(line, "stubs %ld blocks %ld bytes %ld", &s->stubs, &s->stub_blocks,
 		       &s->stub_bytes);
-		if (sscanf(line, "stamped %ld templates %ld alloc %lld build %lld write %lld",
+		if (sscanf(line, "stamped %ld templates %ld alloc %lld build %lld write %lld blocks %ld",
 			   &s->stamped, &s->templates, &s->stamp_cycles[0], &s->stamp_cycles[1],
-			   &s->stamp_cycles[2]) >= 2)
+			   &s->stamp_cycles[2], &s->stamp_blocks) >= 2)
 			s->has_stamped = true;
 		parse_stages(line, s);
 	}
@@ -1132,11 +1132,18 @@ void boot_share(const char *path)
 		check_cost(&c, warm_up(&c, false));
 		share_proof(&c, 1);
 		share_proof(&c, 0);
-		/* stamped images: kernel/7.3-test, when the kernel has them */
+		/*
+		 * stamped images: kernel/7.3-test, when the kernel has them;
+		 * 3: the copies carved out of blocks, a symbol each
+		 */
 		if (!share_set(2))
 			share_proof(&c, 2);
 		else
 			say("shared: proof: stamped skipped (the kernel refuses bpf_tramp_share=2)");
+		if (!share_set(3))
+			share_proof(&c, 3);
+		else
+			say("shared: proof: stamped-blocks skipped (the kernel refuses bpf_tramp_share=3)");
 		share_klp(&c, 1);
 		share_klp(&c, 0);
 	}

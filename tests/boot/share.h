@@ -53,15 +53,18 @@ struct share_stats {
 	 */
 	long stubs, stub_blocks, stub_bytes;
 	/*
-	 * "stamped <copies> templates <n> alloc <C> build <C> write <C>":
-	 * stamped images (counted in images too), the JITs they were copied
-	 * from, and the get_cycles() all copies took so far to be allocated
-	 * and announced, built (copied, moved, patched) and written into
-	 * executable memory (a kernel of before has no cycles: 0);
+	 * "stamped <copies> templates <n> alloc <C> build <C> write <C>
+	 * blocks <B>": stamped images (counted in images too), the JITs they
+	 * were copied from, the get_cycles() all copies took so far to be
+	 * allocated and announced, built (copied, moved, patched) and written
+	 * into executable memory, and the live blocks copies are carved out
+	 * of (bpf_tramp_share=3, 4; a kernel of before has no cycles or
+	 * blocks: 0);
 	 * has_stamped: the line was there (a kernel with bpf_tramp_share=2)
 	 */
 	long stamped, templates;
 	long long stamp_cycles[3];
+	long stamp_blocks;	/* live blocks of copies (modes 3 and 4) */
 	bool has_stamped;
 	struct share_stages st[SHARE_KINDS];
 };

@@ -10,6 +10,9 @@
  *                  on and stamped (bpf_tramp_share=2: an image per function,
  *                  each a copy of its class's one JIT with its immediates
  *                  patched; left out, said once, when the kernel refuses 2),
+ *                  and stamped with the copies carved out of 64 KiB blocks,
+ *                  a kallsyms symbol each (3, "stamped-blocks") or one a
+ *                  block (4, "stamped-block-sym"; the same),
  *                  ROUNDS rounds, the order rotated each round, each link
  *                  with a distinct cookie per function; and kprobe_multi
  *                  (fprobe) over the same ones as the anchor
@@ -46,13 +49,15 @@
 #define LOOP		20000	/* getpgid calls a round */
 #define NSIZES		4
 
-enum { OFF, ON, STAMPED, KPROBE, NKINDS };
-static const char *const kind_name[NKINDS] = { "off", "on", "stamped", "kprobe_multi" };
+enum { OFF, ON, STAMPED, BLOCKS, BLOCK_SYM, KPROBE, NKINDS };
+static const char *const kind_name[NKINDS] = {
+	"off", "on", "stamped", "stamped-blocks", "stamped-block-sym", "kprobe_multi"
+};
 /* bpf_tramp_share for each tracing_multi kind */
-static const int kind_mode[KPROBE] = { 0, 1, 2 };
+static const int kind_mode[KPROBE] = { 0, 1, 2, 3, 4 };
 /*
  * The tracing_multi kinds this kernel has, in the rounds' order: OFF and
- * ON, and STAMPED when it takes bpf_tramp_share=2 (share_bench())
+ * ON, and each stamped kind whose bpf_tramp_share it takes (share_bench())
  */
 static int kinds[KPROBE], nkinds;
 
@@ -68,6 +73,7 @@ struct sample {
 	double attach, detach;			/* TSC counts */
 	long images, bytes;			/* built by the attach */
 	long stamped, templates;		/* of them stamped; templates after it */
+	long blocks;				/* blocks of copies it made */
 	double stamp_cycles[3];			/* the copies' alloc, build, write */
 	bool has_stamped;			/* the kernel's stamped line */
 	struct share_stages st[2];		/* the kernel's attach, detach stages */
@@ -159,6 +165,7 @@ static int one(struct share_ctx *c, int kind, int n, struct sample *s)
 	for (int i = 0; i < 3; i++)
 		s->stamp_cycles[i] = a.stamp_cycles[i] - base.s.stamp_cycles[i];
 	s->templates = a.templates;
+	s->blocks = a.stamp_blocks - base.s.stamp_blocks;
 	s->has_stamped = a.has_stamped;
 	/* the kernel times tracing_multi's stages only */
 	if (kind != KPROBE) {
@@ -310,7 +317,8 @@ static void report_sizes(struct share_ctx *c, struct size_result *res, int nres,
 		for (int j = 0; j < nkinds; j++) {
 			int k = kinds[j];
 			struct sample *v = res[i].s[k];
-			double im[ROUNDS], by[ROUNDS], cp[ROUNDS], tp[ROUNDS], sc[3][ROUNDS];
+			double im[ROUNDS], by[ROUNDS], cp[ROUNDS], tp[ROUNDS], bk[ROUNDS];
+			double sc[3][ROUNDS];
 			char more[192] = "";
 
 			for (int r = 0; r < ROUNDS; r++) {
@@ -318,6 +326,7 @@ static void report_sizes(struct share_ctx *c, struct size_result *res, int nres,
 				by[r] = v[r].bytes;
 				cp[r] = v[r].stamped;
 				tp[r] = v[r].templates;
+				bk[r] = v[r].blocks;
 				for (int p = 0; p < 3; p++)
 					sc[p][r] = v[r].stamp_cycles[p];
 			}
@@ -326,12 +335,12 @@ static void report_sizes(struct share_ctx *c, struct size_result *res, int nres,
 			 * and, within the link stage, their allocation with its
 			 * announcement, build and write
 			 */
-			if (k == STAMPED && v[0].has_stamped)
+			if (k >= STAMPED && k < KPROBE && v[0].has_stamped)
 				snprintf(more, sizeof(more),
-					 "; stamped copies %.0f, templates %.0f (copies: alloc %.4f s, build %.4f s, write %.4f s)",
+					 "; stamped copies %.0f, templates %.0f (copies: alloc %.4f s, build %.4f s, write %.4f s), blocks %.0f",
 					 median(cp, ROUNDS), median(tp, ROUNDS),
 					 median(sc[0], ROUNDS) / hz, median(sc[1], ROUNDS) / hz,
-					 median(sc[2], ROUNDS) / hz);
+					 median(sc[2], ROUNDS) / hz, median(bk, ROUNDS));
 			stages_text(v, ROUNDS, 0, hz, buf[0], sizeof(buf[0]));
 			stages_text(v, ROUNDS, 1, hz, buf[1], sizeof(buf[1]));
 			say("shared: stages %d functions %s: attach %.4f s (%s); detach %.4f s (%s); images %.0f (%.0f bytes)%s",
@@ -399,14 +408,17 @@ void share_bench(struct share_ctx *c, int kprobe_n)
 		free(res);
 		return;
 	}
-	/* stamped images: a kernel without them refuses bpf_tramp_share=2 */
+	/* stamped images: a kernel without them refuses bpf_tramp_share=2 (3, 4) */
 	nkinds = 0;
 	kinds[nkinds++] = OFF;
 	kinds[nkinds++] = ON;
-	if (!share_set(kind_mode[STAMPED]))
-		kinds[nkinds++] = STAMPED;
-	else
-		say("shared: bench: the kernel refuses bpf_tramp_share=2 (no stamped images): stamped left out");
+	for (int k = STAMPED; k < KPROBE; k++) {
+		if (!share_set(kind_mode[k]))
+			kinds[nkinds++] = k;
+		else
+			say("shared: bench: the kernel refuses bpf_tramp_share=%d: %s left out",
+			    kind_mode[k], kind_name[k]);
+	}
 	for (int i = 0; i < nres && !err; i++) {
 		for (int r = 0; r < ROUNDS && !err; r++)
 			for (int j = 0; j < nkinds && !err; j++)
@@ -423,8 +435,10 @@ void share_bench(struct share_ctx *c, int kprobe_n)
 	base = loop();
 	say("shared: run-time nothing attached: %.0f TSC a getpgid(0)", base);
 	/* kprobe_multi last: over a few functions, but after it nothing */
+	/* the blocks' copies run the same code as STAMPED's */
 	for (int j = 0; j < nkinds; j++)
-		rt[kinds[j]] = runtime(c, kinds[j], true, &runs, &base);
+		if (kinds[j] <= STAMPED)
+			rt[kinds[j]] = runtime(c, kinds[j], true, &runs, &base);
 	nock = runtime(c, ON, false, &runs, &base);
 	rt[KPROBE] = runtime(c, KPROBE, true, &runs, &base);
 	/* each less the fastest bare loop: the call's own cost */

@@ -5,7 +5,8 @@
  * looked up by call site at run time), once off (mode 0, mainline) and
  * once stamped (mode 2, kernel/7.3-test: an image per function, copied from
  * one JIT of its key with the function's address, image and cookies
- * written in; when the kernel has it):
+ * written in; when the kernel has it) and once more with the copies carved
+ * out of blocks (mode 3, "stamped-blocks"):
  *
  *   - one fentry.multi link (share.bpf.c) over every function one link
  *     takes, each function with its own cookie (from its BTF id); then
@@ -22,13 +23,14 @@
  *     ran exactly once;
  *   - the kernel's counts: one /proc/kallsyms symbol per image, one ftrace
  *     direct entry per function; with sharing on every image is shared;
- *     stamped, images were stamped from fewer templates than functions;
+ *     stamped, images were stamped from fewer templates than functions
+ *     (in blocks: into fewer blocks than copies);
  *   - a plain fentry on a function of a shared group: both programs run, the
  *     group keeps its image, the function gets one of its own; after its
  *     detach, the function is back in the group's image;
  *   - after the detach the counts and free memory are back.
- * Lines: "shared: check <on|off|stamped>, <link>: <what>: ok|FAILED (<why>)", then
- * "shared: proof: <F> functions attached, <H> hits checked, <W> wrong (sharing on|off|stamped)".
+ * Lines: "shared: check <on|off|stamped|stamped-blocks>, <link>: <what>: ok|FAILED (<why>)",
+ * then "shared: proof: <F> functions attached, <H> hits checked, <W> wrong (sharing <mode>)".
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -528,17 +530,23 @@ static void images(struct proof *p, const struct share_counts *b, const struct s
 }
 
 /*
- * Stamped (mode 2): the images were copies of fewer JITs (templates, one a
- * key) than functions, and the kernel said so
+ * Stamped (mode 2, 3): the images were copies of fewer JITs (templates,
+ * one a key) than functions, and the kernel said so; in blocks (3), the
+ * copies were carved out of fewer blocks than copies (64 KiB each)
  */
-static void stamped(struct proof *p, const struct share_counts *b, const struct share_counts *a)
+static void stamped(struct proof *p, const struct share_counts *b, const struct share_counts *a,
+		    int mode)
 {
 	long copies = a->s.stamped - b->s.stamped, tmpl = a->s.templates - b->s.templates;
+	long blocks = a->s.stamp_blocks - b->s.stamp_blocks;
 
 	check(p, a->s.has_stamped && copies > 0 && tmpl > 0 && tmpl < p->n,
 	      "images stamped from fewer templates than functions",
 	      "%ld images stamped, %ld templates, for %d functions%s", copies, tmpl, p->n,
 	      a->s.has_stamped ? "" : " (no stamped line in bpf_tramp_stats)");
+	if (mode == 3)
+		check(p, blocks > 0 && blocks < copies, "the copies carved out of fewer blocks",
+		      "%ld copies in %ld blocks", copies, blocks);
 }
 
 static bool idle(const struct share_counts *got, const void *arg)
@@ -704,8 +712,8 @@ static void proof_phase(struct proof *p, int mode)
 	}
 	share_wait(&att, SETTLE_SECS, settled, &(struct attached){ &base, p->n, mode == 1 }, false);
 	images(p, &base, &att, mode == 1);
-	if (mode == 2)
-		stamped(p, &base, &att);
+	if (mode >= 2)
+		stamped(p, &base, &att, mode);
 	perf_heard(p, w, &base, &att, false);
 	share_counter_set(c, SHARE_RECORD, 1);
 	drive_all(p);
@@ -834,7 +842,7 @@ void share_proof(struct share_ctx *c, int mode)
 	if (!part)
 		c = &sub;
 	p->c = c;
-	p->mode = mode == 1 ? "on" : mode == 2 ? "stamped" : "off";
+	p->mode = mode == 1 ? "on" : mode == 2 ? "stamped" : mode == 3 ? "stamped-blocks" : "off";
 	p->t0 = now();
 	p->fd_map = bpf_map__fd(bpf_object__find_map_by_name(c->obj, "funcs"));
 	p->sides = ENTRY;
