@@ -187,17 +187,58 @@ static int models_elf(struct models_opts *o, const char *path, struct btfids_elf
 	return err;
 }
 
+/*
+ * Every FUNC's verdicts from @first on into *@out, in id order, made one id
+ * a call site for tracing_multi (btfids_verdicts_one_site() wants them
+ * all, whatever --func prints); 0, or -ENOMEM
+ */
+static int models_verdicts(const struct btfids_attach_info *ai, struct btfids_tramp_rules *ru,
+			   const struct btf *btf, uint32_t first,
+			   struct btfids_verdict (**out)[BTFIDS_NR_ATTACH])
+{
+	uint32_t n = btf__type_cnt(btf), id, k = 0;
+	struct btfids_verdict (*v)[BTFIDS_NR_ATTACH] = calloc(n - first + 1, sizeof(*v));
+	uint32_t *ids = calloc(n - first + 1, sizeof(*ids));
+	const char **names = calloc(n - first + 1, sizeof(*names));
+	struct btfids_fmodel m;
+	long err = -ENOMEM;
+
+	if (!v || !ids || !names)
+		goto out;
+	for (id = first; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		if (!btf_is_func(t))
+			continue;
+		names[k] = btf__name_by_offset(btf, t->name_off);
+		ids[k] = id;
+		btfids_tramp_model(ru, btf, id, &m);
+		btfids_verdicts(ai, names[k], id, &m, v[k]);
+		k++;
+	}
+	err = btfids_verdicts_one_site(ai, ids, names, k, v);
+out:
+	free(ids);
+	free(names);
+	if (err < 0) {
+		free(v);
+		return err;
+	}
+	*out = v;
+	return 0;
+}
+
 static int models_all(struct models_opts *o, const char *path)
 {
 	struct btfids_report *r = &o->rep;
 	int kind = readable(path, NULL, r), err;
-	struct btfids_verdict v[BTFIDS_NR_ATTACH];
+	struct btfids_verdict (*all)[BTFIDS_NR_ATTACH] = NULL, *v = NULL;
 	struct btfids_attach_info *ai = NULL;
 	struct btfids_tramp_rules ru = {};
 	struct btfids_elf e = { .fd = -1 };
 	struct btf *base = NULL, *btf;
 	unsigned int kernel = o->kernel;
-	uint32_t id, first = 1, n;
+	uint32_t id, first = 1, n, k = 0;
 	bool own_base = false;
 	struct btfids_fmodel m;
 	struct btfids_json j;
@@ -259,21 +300,33 @@ static int models_all(struct models_opts *o, const char *path)
 		goto out;
 	}
 	say_rules(o, path, &ru, from, own_base);
+	if (ai) {
+		err = models_verdicts(ai, &ru, btf, first, &all);
+		if (err) {
+			btfids_err(r, path, "no memory for the attach verdicts");
+			btf__free(btf);
+			goto out;
+		}
+	}
 	btfids_json_init(&j, stdout);
 	n = btf__type_cnt(btf);
 	for (id = first; id < n; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
 		const char *name = btf__name_by_offset(btf, t->name_off);
 
-		if (!btf_is_func(t) || !btfids_models_wanted(o->func, name))
+		if (!btf_is_func(t))
+			continue;
+		/* the k-th FUNC: models_verdicts() went in the same order */
+		v = all ? all[k] : NULL;
+		k++;
+		if (!btfids_models_wanted(o->func, name))
+			continue;
+		if (o->taken >= 0 && (!v || !v[o->taken].given || v[o->taken].refusal))
 			continue;
 		btfids_tramp_model(&ru, btf, id, &m);
-		if (ai)
-			btfids_verdicts(ai, name, id, &m, v);
-		if (o->taken >= 0 && (!ai || !v[o->taken].given || v[o->taken].refusal))
-			continue;
-		btfids_tramp_class_print_verdicts(&j, name, id, -1, &m, ai ? v : NULL);
+		btfids_tramp_class_print_verdicts(&j, name, id, -1, &m, v);
 	}
+	free(all);
 	btf__free(btf);
 	err = fflush(stdout) ? -EIO : 0;
 out:

@@ -167,30 +167,40 @@ static void put_table(struct btfids_tramp2 *t, const struct class_set *cs,
 		btfids_put16(p, ver[i], be);
 }
 
-/* The verdicts of every function of @ids (classes @cls of @cs) into @vs and @ver. */
+/*
+ * The verdicts of every function of @ids (classes @cls of @cs) into @vs and
+ * @ver: each one's, then one id a call site for tracing_multi
+ * (btfids_verdicts_one_site(): @ids is every FUNC).
+ */
 static int judge_funcs(const struct btf *btf, const struct btfids_attach_info *ai,
 		       const struct class_set *cs, const uint32_t *ids, const uint16_t *cls,
 		       struct btfids_tramp2 *t, struct verdict_set *vs, uint16_t *ver)
 {
-	struct btfids_verdict v[BTFIDS_NR_ATTACH];
+	struct btfids_verdict (*v)[BTFIDS_NR_ATTACH] = calloc(t->nr_funcs + 1, sizeof(*v));
+	const char **names = calloc(t->nr_funcs + 1, sizeof(*names));
 	struct btf_tramp_verdict rec;
 	struct btfids_fmodel m;
+	long k = -ENOMEM;
 	uint32_t i;
-	long k;
 
+	if (!v || !names)
+		goto out;
 	for (i = 0; i < t->nr_funcs; i++) {
-		const struct btf_type *ty = btf__type_by_id(btf, ids[i]);
-
+		names[i] = btf__name_by_offset(btf, btf__type_by_id(btf, ids[i])->name_off);
 		btfids_tramp_get_class((const struct btf_tramp_class *)cs->rec + cls[i], &m);
-		btfids_verdicts(ai, btf__name_by_offset(btf, ty->name_off), ids[i], &m, v);
-		btfids_verdict_put(v, &rec);
+		btfids_verdicts(ai, names[i], ids[i], &m, v[i]);
+	}
+	k = btfids_verdicts_one_site(ai, ids, names, t->nr_funcs, v);
+	for (i = 0; k >= 0 && i < t->nr_funcs; i++) {
+		btfids_verdict_put(v[i], &rec);
 		k = verdict_set_add(vs, &rec);
-		if (k < 0)
-			return k;
 		ver[i] = k;
 	}
 	t->nr_verdicts = vs->nr;
-	return 0;
+out:
+	free(v);
+	free(names);
+	return k < 0 ? k : 0;
 }
 
 /*

@@ -892,6 +892,64 @@ void btfids_verdicts(const struct btfids_attach_info *ai, const char *name, uint
 	}
 }
 
+struct site_id {
+	uint64_t addr;
+	uint32_t id;
+	size_t i;		/* into the caller's arrays */
+};
+
+static int cmp_site_id(const void *a, const void *b)
+{
+	const struct site_id *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+long btfids_verdicts_one_site(const struct btfids_attach_info *ai, const uint32_t *ids,
+			      const char *const *names, size_t n,
+			      struct btfids_verdict (*v)[BTFIDS_NR_ATTACH])
+{
+	struct site_id *s;
+	size_t i, k = 0, j;
+	long refused = 0;
+	int a;
+
+	if (!ai->one_address || !n)
+		return 0;
+	s = calloc(n, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		uint64_t addr = ksym_lookup(ai, names[i]);
+
+		if (addr)
+			s[k++] = (struct site_id){ addr, ids[i], i };
+	}
+	qsort(s, k, sizeof(*s), cmp_site_id);
+	for (a = BTFIDS_FENTRY_MULTI; a <= BTFIDS_FEXIT_MULTI; a++)
+		for (i = 0; i < k; i = j) {
+			bool first = true;
+
+			/* one address: the lowest id a link takes keeps its verdict */
+			for (j = i; j < k && s[j].addr == s[i].addr; j++) {
+				struct btfids_verdict *x = &v[s[j].i][a];
+
+				if (!x->given || x->refusal != BTFIDS_TAKEN)
+					continue;
+				if (first) {
+					first = false;
+					continue;
+				}
+				refuse(x, BTFIDS_REF_SAME_SITE, BTFIDS_STEP_LINK, EINVAL);
+				refused++;
+			}
+		}
+	free(s);
+	return refused;
+}
+
 /* The table's codes are these enums' values (include/btfids/tramp.h) */
 _Static_assert((int)BTFIDS_NR_ATTACH == (int)BTF_TRAMP_NR_ATTACH &&
 	       (int)BTFIDS_FEXIT_MULTI == (int)BTF_TRAMP_FEXIT_MULTI, "attach types");
@@ -899,7 +957,8 @@ _Static_assert((int)BTFIDS_NR_REFUSALS == (int)BTF_TRAMP_NR_REFUSALS &&
 	       (int)BTFIDS_REF_MODEL == (int)BTF_TRAMP_REF_MODEL &&
 	       (int)BTFIDS_REF_NO_SITE == (int)BTF_TRAMP_REF_NO_SITE &&
 	       (int)BTFIDS_REF_CPU_ALT == (int)BTF_TRAMP_REF_CPU_ALT &&
-	       (int)BTFIDS_REF_AMBIGUOUS == (int)BTF_TRAMP_REF_AMBIGUOUS, "refusals");
+	       (int)BTFIDS_REF_AMBIGUOUS == (int)BTF_TRAMP_REF_AMBIGUOUS &&
+	       (int)BTFIDS_REF_SAME_SITE == (int)BTF_TRAMP_REF_SAME_SITE, "refusals");
 _Static_assert((int)BTFIDS_STEP_LINK == (int)BTF_TRAMP_STEP_LINK, "steps");
 _Static_assert(sizeof(struct btf_tramp_verdict) == BTF_TRAMP_VERDICT_SIZE, "verdict size");
 
@@ -958,6 +1017,7 @@ const char *btfids_verdict_str(const struct btfids_verdict *v)
 		[BTFIDS_REF_NO_SITE] = "no-ftrace-site",
 		[BTFIDS_REF_CPU_ALT] = "cpu-alternative",
 		[BTFIDS_REF_AMBIGUOUS] = "ambiguous-name",
+		[BTFIDS_REF_SAME_SITE] = "same-call-site",
 	};
 
 	if (v->refusal == BTFIDS_REF_MODEL)

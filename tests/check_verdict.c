@@ -473,6 +473,142 @@ START_TEST(t_same_name_kernels)
 }
 END_TEST
 
+/*
+ * Same-call-site (kernel/7.3-fixes 3/11: a tracing_multi link naming one
+ * call site twice is refused, EINVAL): by nm's addresses (an independent
+ * witness), of the BTF ids whose names are at one text address, at most
+ * one is taken for fentry.multi (@patched: mainline takes them all), and
+ * each one refused "same-call-site" has a lower id there that is taken.
+ * The count of same-call-site refusals.
+ */
+struct site_fn {
+	unsigned long long addr;
+	unsigned int id;
+	bool taken, same;
+};
+
+static int cmp_site_fn(const void *a, const void *b)
+{
+	const struct site_fn *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+#define FM_TAKEN	"\"fentry.multi\":{\"taken\":true}"
+#define FM_SAME_SITE	"\"fentry.multi\":{\"taken\":false,\"reason\":\"same-call-site\",\"errno\":\"EINVAL\",\"step\":\"link\"}"
+
+static int judge_same_site(const char *path, bool patched)
+{
+	char *out = NULL, *nmout = NULL, *line, *save = NULL, type, name[512];
+	struct nm_sym *syms = NULL;
+	struct site_fn *f = NULL;
+	size_t nsyms = 0, cap = 0, nf = 0, fcap = 0, i, j;
+	unsigned long long addr;
+	int same = 0, wrong = 0;
+
+	ck_assert_int_eq(tl_spawn(&nmout, NULL, (const char *const[]){ "nm", path, NULL }), 0);
+	for (line = strtok_r(nmout, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "%llx %c %511s", &addr, &type, name) != 3 || !strchr("tT", type))
+			continue;
+		if (nsyms == cap) {
+			cap = cap ? 2 * cap : 4096;
+			syms = realloc(syms, cap * sizeof(*syms));
+			ck_assert_ptr_nonnull(syms);
+		}
+		syms[nsyms].name = strdup(name);
+		syms[nsyms++].addr = addr;
+	}
+	qsort(syms, nsyms, sizeof(*syms), cmp_nm_sym);
+	ck_assert_int_eq(TL_RUN_OUT(&out, NULL, "models", "--all", "--verdicts", path), 0);
+	save = NULL;
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		const char *p = strstr(line, "\"name\":\""), *q = strstr(line, "\"id\":");
+		struct nm_sym *hit;
+		unsigned int id;
+
+		ck_assert(p && q && sscanf(p + 8, "%511[^\"]", name) == 1 &&
+			  sscanf(q + 5, "%u", &id) == 1);
+		/* the name's first nm entry; a name at two addresses is left out */
+		for (i = 0, j = nsyms; i < j;) {
+			size_t mid = (i + j) / 2;
+
+			if (strcmp(syms[mid].name, name) < 0)
+				i = mid + 1;
+			else
+				j = mid;
+		}
+		hit = i < nsyms && !strcmp(syms[i].name, name) ? &syms[i] : NULL;
+		if (!hit || (hit + 1 < syms + nsyms && !strcmp(hit[1].name, name) &&
+			     hit[1].addr != hit->addr))
+			continue;
+		if (nf == fcap) {
+			fcap = fcap ? 2 * fcap : 4096;
+			f = realloc(f, fcap * sizeof(*f));
+			ck_assert_ptr_nonnull(f);
+		}
+		f[nf++] = (struct site_fn){ hit->addr, id, strstr(line, FM_TAKEN) != NULL,
+					    strstr(line, FM_SAME_SITE) != NULL };
+	}
+	qsort(f, nf, sizeof(*f), cmp_site_fn);
+	for (i = 0; i < nf; i = j) {
+		int taken = 0;
+		bool lower_taken = false;
+
+		for (j = i; j < nf && f[j].addr == f[i].addr; j++) {
+			taken += f[j].taken;
+			if (f[j].same && !lower_taken && !wrong++)
+				printf("check_verdict: %s: id %u same-call-site, no lower id taken at %llx\n",
+				       path, f[j].id, f[j].addr);
+			same += f[j].same;
+			lower_taken |= f[j].taken;
+		}
+		/* mainline takes both (and cannot detach them: fixes 3/11) */
+		if (patched && taken > 1 && !wrong++)
+			printf("check_verdict: %s: %d ids taken for fentry.multi at %llx\n", path,
+			       taken, f[i].addr);
+	}
+	ck_assert_msg(!wrong, "%s: %d call sites' fentry.multi verdicts unlike nm's addresses",
+		      path, wrong);
+	for (i = 0; i < nsyms; i++)
+		free(syms[i].name);
+	free(syms);
+	free(f);
+	free(out);
+	free(nmout);
+	return same;
+}
+
+/*
+ * The patched 7.3 tree: same-call-site refusals, each at an nm address a
+ * lower taken id shares, and never two taken ids at one address; Debian's
+ * 7.x, a mainline kernel, has none (mainline attaches such a link)
+ */
+START_TEST(t_same_site_kernels)
+{
+	const char *home = getenv("HOME"), *kp = getenv("BTFIDS_KBUILD_PATCHED");
+	char *patched = NULL, *debian = kernel_path("amd64-7");
+	int n;
+
+	ck_assert_int_ge(asprintf(&patched, "%s/%slinux-source-7.3/vmlinux",
+				  kp ? kp : home ? home : "/root",
+				  kp ? "" : ".cache/btfids/kbuild-patched/"), 0);
+	if (access(patched, R_OK)) {
+		printf("check_verdict: %s not built (kernel/build-tree), skipped\n", patched);
+	} else {
+		n = judge_same_site(patched, true);
+		printf("check_verdict: the patched 7.3 tree: %d same-call-site fentry.multi verdicts, each beside a lower taken id at its nm address\n",
+		       n);
+		ck_assert_int_gt(n, 0);
+	}
+	if (debian)
+		ck_assert_int_eq(judge_same_site(debian, false), 0);
+	free(patched);
+	free(debian);
+}
+END_TEST
+
 /* --verdicts reads a vmlinux's symbols: only with --all */
 START_TEST(t_usage)
 {
@@ -498,6 +634,7 @@ static Suite *verdict_suite(void)
 	tcase_add_test(tc, t_usage);
 	tcase_add_test(tc, t_same_name_fixture);
 	tcase_add_test(tc, t_same_name_kernels);
+	tcase_add_test(tc, t_same_site_kernels);
 	suite_add_tcase(s, tc);
 	return s;
 }

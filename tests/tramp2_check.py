@@ -57,10 +57,10 @@ def read_table(t, e):
 
 
 # version 3's verdicts: per attach type (fentry, fexit, fmod_ret, fentry.multi,
-# fexit.multi) a refusal (0 taken, 1..10 a reason, 0xff not judged: 10 is
-# ambiguous-name, the patched kernel's), a step
+# fexit.multi) a refusal (0 taken, 1..11 a reason, 0xff not judged: 10 is
+# ambiguous-name, 11 same-call-site, the patched kernel's), a step
 # (1 load, 2 attach, 3 link) and an errno (u16)
-VERDICT, NR_ATTACH, NR_REFUSALS, NOT_JUDGED = 20, 5, 11, 0xff
+VERDICT, NR_ATTACH, NR_REFUSALS, NOT_JUDGED = 20, 5, 12, 0xff
 
 
 def parse_verdict(b, e):

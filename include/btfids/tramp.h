@@ -189,6 +189,12 @@ enum btf_tramp_refusal {
 	BTF_TRAMP_REF_CPU_ALT,		/* "cpu-alternative": EBUSY, or taken (verdict.h) */
 	/* "ambiguous-name": kallsyms holds the name at two or more text addresses */
 	BTF_TRAMP_REF_AMBIGUOUS,
+	/*
+	 * "same-call-site": tracing_multi, a lower BTF id the link takes names
+	 * the function's call site too (two names of one function, one name
+	 * twice in BTF); a link naming both is refused, each alone is taken
+	 */
+	BTF_TRAMP_REF_SAME_SITE,
 	BTF_TRAMP_NR_REFUSALS,
 	BTF_TRAMP_NOT_JUDGED = 0xff,	/* the release has no such attach type */
 };

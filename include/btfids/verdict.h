@@ -67,7 +67,16 @@
  * model, ENOTSUPP. (The patched kernel with its trampoline table on gives
  * the arch's refusal, ENOTSUPP, with the model's, before the return and
  * address checks: it differs only for a function refused both ways, of
- * which x86_64 has none.) A link fails when any of its functions does.
+ * which x86_64 has none.) A link fails when any of its functions does,
+ * and (the patched kernel: kernel/7.3-fixes 3/11) when two of its ids
+ * name one call site, EINVAL: two names of one function (gcc folds
+ * __do_sys_munlockall into __x64_sys_munlockall) or one name twice in
+ * BTF. So of the ids at one kallsyms address that a link would take, the
+ * lowest keeps its verdict and every other is refused, "same-call-site"
+ * at the link, EINVAL (btfids_verdicts_one_site()): each is taken alone,
+ * but a link of the lowest and it is not, and a link over every function
+ * a type takes attaches at the first try. Mainline attaches such a link
+ * and cannot detach it: its verdicts keep them taken.
  *
  * Names come from kallsyms as the kernel builds it: every symbol of the
  * ELF's symbol table in an executable section; a name held more than once
@@ -108,6 +117,7 @@ enum btfids_refusal {
 	BTFIDS_REF_NO_SITE,		/* "no-ftrace-site" */
 	BTFIDS_REF_CPU_ALT,		/* "cpu-alternative": EBUSY, or taken (below) */
 	BTFIDS_REF_AMBIGUOUS,		/* "ambiguous-name": EADDRNOTAVAIL, the patched kernel */
+	BTFIDS_REF_SAME_SITE,		/* "same-call-site": tracing_multi, EINVAL (below) */
 	BTFIDS_NR_REFUSALS,
 };
 
@@ -152,6 +162,18 @@ void btfids_attach_info_free(struct btfids_attach_info *ai);
  */
 void btfids_verdicts(const struct btfids_attach_info *ai, const char *name, uint32_t id,
 		     const struct btfids_fmodel *m, struct btfids_verdict v[BTFIDS_NR_ATTACH]);
+
+/*
+ * The tracing_multi verdicts of @n functions (@ids, @names; @v[i] from
+ * btfids_verdicts()) made exact for one link over all those a type takes:
+ * of the ids at one kallsyms address that a type takes, all but the lowest
+ * are refused "same-call-site" at the link, EINVAL (the header comment;
+ * the patched kernel only). Every FUNC of the vmlinux must be given for a
+ * verdict that holds in any link. Returns the refusals made, or -ENOMEM.
+ */
+long btfids_verdicts_one_site(const struct btfids_attach_info *ai, const uint32_t *ids,
+			      const char *const *names, size_t n,
+			      struct btfids_verdict (*v)[BTFIDS_NR_ATTACH]);
 
 /*
  * One function's verdicts @v as a table record (include/btfids/tramp.h,
