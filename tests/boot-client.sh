@@ -110,10 +110,6 @@ for p in "${pats[@]}"; do
 	diag=$(grep -m1 -E "^boot: $rel client-diag: $q: the table.s link failed; " "$L" | sed "s/^boot: $rel client-diag: //")
 	if echo "$check" | grep -qE ': the table.s verdicts take ([1-9][0-9]*), the link holds \1 \(exactly those\), libbpf counted \1 taken .*; table right$'; then
 		ok "$p: the link holds exactly the functions the verdicts take: ${check#*: }"
-	elif echo "$diag" | grep -qE 'without the 0 functions whose names .* and the [1-9][0-9]* second ids of a call site .*: [1-9][0-9]* functions, one link attached'; then
-		# the gap no verdict covers yet: two ids of one call site
-		# (kernel/7.3-fixes 3/10 refuses such a link); nothing else
-		ok "$p: the verdicts' functions less the second ids of a call site take one link (known gap: no verdict says so): $diag"
 	else
 		bad "$p: ${check:-no check line}${diag:+; $diag}"
 	fi

@@ -591,7 +591,7 @@ static void diagnose(struct bpf_program *prog, const struct btf *btf, const char
 	t = now();
 	link = bpf_program__attach_tracing_multi(prog, NULL, &opts);
 	lerr = link ? 0 : -errno;
-	say("client-diag: %s: the table's link failed; without the %d functions whose names kallsyms holds at two or more text addresses (ambiguous-name) and the %d second ids of a call site (the kernel refuses a link naming a site twice; no verdict says so): %d functions, one link %s in %.0f ms",
+	say("client-diag: %s: the table's link failed; without the %d functions whose names kallsyms holds at two or more text addresses (ambiguous-name) and the %d second ids of a call site (the kernel refuses a link naming a site twice): %d functions, one link %s in %.0f ms",
 	    pattern, amb, alias, n, link ? "attached" : strerrorname_np(-lerr) ?: "failed",
 	    (now() - t) * 1000);
 	if (!link)

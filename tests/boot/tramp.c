@@ -736,11 +736,12 @@ static void free_table(struct tramp_table *t, struct tramp_sites *s)
 }
 
 /*
- * /verdicts.txt, btfids' tracing_multi verdicts of every function
- * (`btfids models --all --verdicts`): "id fentry.multi fexit.multi" a
- * line, each "taken" or the errno's name. Per type: one link over every
- * function btfids takes, at the first try; each one it refuses alone,
- * with its errno.
+ * The table's tracing_multi verdicts of every function (table_verdicts()):
+ * "id fentry.multi fexit.multi" a line, each "taken", "same-call-site" or
+ * the errno's name. Per type: one link over every function the table
+ * takes, at the first try; each one it refuses alone, with its errno; and
+ * a same-call-site one both ways: beside the lowest taken id of its call
+ * site refused, EINVAL (kernel/7.3-fixes 3/11), alone taken.
  */
 #define VERDICT_EXAMPLES	4
 
@@ -810,12 +811,55 @@ static int one_per_site(const struct tramp_table *t, uint32_t *ids, int n)
 	return m;
 }
 
+/* @t's function @id: its address at an ftrace site, or 0 */
+static uint64_t func_site(const struct tramp_table *t, uint32_t id)
+{
+	for (int i = 0; i < t->nr_funcs; i++)
+		if (t->f[i].id == id)
+			return t->f[i].site ? t->f[i].addr : 0;
+	return 0;
+}
+
+/*
+ * A same-call-site verdict of @x judged: a link of @x and the lowest of
+ * @ids (those the verdicts take) at its call site must be refused,
+ * EINVAL, and @x alone taken. True when both hold; else why in @why.
+ */
+static bool same_site_holds(const struct tramp_table *t, int prog, int type, uint32_t x,
+			    const uint32_t *ids, int nt, char *why, size_t size)
+{
+	uint64_t addr = func_site(t, x);
+	uint32_t pair[2] = { 0, x };
+	int i, e1, e2, fd;
+
+	for (i = 0; addr && i < nt; i++)
+		if (ids[i] < x && (!pair[0] || ids[i] < pair[0]) && func_site(t, ids[i]) == addr)
+			pair[0] = ids[i];
+	if (!pair[0]) {
+		snprintf(why, size, "id %u: same-call-site, no taken id below it at its site", x);
+		return false;
+	}
+	fd = link_multi_type(prog, type, pair, 2);
+	e1 = fd < 0 ? -fd : 0;
+	if (fd >= 0)
+		close(fd);
+	fd = link_multi_type(prog, type, &x, 1);
+	e2 = fd < 0 ? -fd : 0;
+	if (fd >= 0)
+		close(fd);
+	if (e1 == EINVAL && !e2)
+		return true;
+	snprintf(why, size, "id %u: same-call-site as %u, kernel %s beside it, %s alone", x,
+		 pair[0], errno_name(e1), errno_name(e2));
+	return false;
+}
+
 static void judge_verdicts_type(const struct tramp_table *t, const char *path, const char *who,
 				int k, int prog, int type, const char *name)
 {
 	uint32_t *ids = NULL, *ref = NULL, id, x;
 	char want[2][16], (*refwant)[16] = NULL, ex[VERDICT_EXAMPLES][96];
-	int nt = 0, nr = 0, cap = 0, q = 0, w = 0, fd, i, e, link_err, same;
+	int nt = 0, nr = 0, cap = 0, q = 0, sq = 0, w = 0, fd, i, e, link_err, same;
 	double t0;
 	FILE *f = fopen(path, "r");
 
@@ -865,6 +909,16 @@ static void judge_verdicts_type(const struct tramp_table *t, const char *path, c
 	    name, nt, same, link_err ? strerror(link_err) : "attached", now() - t0);
 	for (i = 0; i < nr; i++) {
 		x = ref[i];
+		if (!strcmp(refwant[i], "same-call-site")) {
+			if (same_site_holds(t, prog, type, x, ids, nt, ex[w < VERDICT_EXAMPLES ? w : 0],
+					    sizeof(ex[0]))) {
+				q++;
+				sq++;
+				continue;
+			}
+			w++;
+			continue;
+		}
 		fd = link_multi_type(prog, type, &x, 1);
 		e = fd < 0 ? -fd : 0;
 		if (fd >= 0)
@@ -878,8 +932,8 @@ static void judge_verdicts_type(const struct tramp_table *t, const char *path, c
 				 refwant[i], errno_name(e));
 		w++;
 	}
-	say("verdicts: %s: %d taken by %s, %d taken by one link, %d refused by %s, %d refused by the kernel alone, %d wrong",
-	    name, nt, who, link_err ? 0 : nt, nr, who, q, w + (link_err ? nt : 0));
+	say("verdicts: %s: %d taken by %s, %d taken by one link, %d refused by %s, %d refused by the kernel (%d of them same-call-site: beside their site's first, and taken alone), %d wrong",
+	    name, nt, who, link_err ? 0 : nt, nr, who, q, sq, w + (link_err ? nt : 0));
 	for (i = 0; i < w && i < VERDICT_EXAMPLES; i++)
 		say("verdicts: %s: wrong: %s", name, ex[i]);
 out:
@@ -1234,6 +1288,12 @@ fail:
  * "refusal step errno" for each, the table's numbers. 0, or -1 after a
  * FAILED line.
  */
+/* "same-call-site" (judged in pairs: same_site_holds()), else the errno's name */
+static const char *multi_verdict_name(const struct btf_tramp_attach_verdict *v)
+{
+	return v->refusal == BTF_TRAMP_REF_SAME_SITE ? "same-call-site" : errno_name(v->err);
+}
+
 static int table_verdicts(const char *out, const char *single_out)
 {
 	size_t len, blen;
@@ -1268,8 +1328,8 @@ static int table_verdicts(const char *out, const char *single_out)
 		fputc('\n', g);
 		if (v->at[a].refusal == BTF_TRAMP_NOT_JUDGED || v->at[b].refusal == BTF_TRAMP_NOT_JUDGED)
 			continue;
-		fprintf(f, "%u %s %s\n", btf_tramp2_func_ids(h)[i], errno_name(v->at[a].err),
-			errno_name(v->at[b].err));
+		fprintf(f, "%u %s %s\n", btf_tramp2_func_ids(h)[i], multi_verdict_name(&v->at[a]),
+			multi_verdict_name(&v->at[b]));
 		n++;
 	}
 	bad = !f || !g;
