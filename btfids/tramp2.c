@@ -194,6 +194,8 @@ static int judge_funcs(const struct btf *btf, const struct btfids_attach_info *a
 	for (i = 0; k >= 0 && i < t->nr_funcs; i++) {
 		btfids_verdict_put(v[i], &rec);
 		k = verdict_set_add(vs, &rec);
+		if (k < 0)
+			break;
 		ver[i] = k;
 	}
 	t->nr_verdicts = vs->nr;

@@ -42,7 +42,8 @@ struct btfids_attach_info {
 	uint64_t init_begin, init_end;	/* __init_begin, __init_end: freed after boot */
 	uint64_t stext, etext;		/* _stext, _etext: is_kernel_text() */
 	uint64_t sinittext, einittext;	/* _sinittext, _einittext: is_kernel_inittext() */
-	bool one_address;	/* the patched kernel: a name at two text addresses refused */
+	/* the patched kernel: a name at two text addresses refused, and a link naming a site twice */
+	bool one_address;
 	uint32_t *deny, *noreturn, *fmodret;	/* sorted BTF IDs */
 	size_t nr_deny, nr_noreturn, nr_fmodret;
 };

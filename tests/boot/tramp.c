@@ -859,7 +859,7 @@ static void judge_verdicts_type(const struct tramp_table *t, const char *path, c
 {
 	uint32_t *ids = NULL, *ref = NULL, id, x;
 	char want[2][16], (*refwant)[16] = NULL, ex[VERDICT_EXAMPLES][96];
-	int nt = 0, nr = 0, cap = 0, q = 0, sq = 0, w = 0, fd, i, e, link_err, same;
+	int nt = 0, nr = 0, cap = 0, q = 0, sq = 0, w = 0, fd, i, e, link_err, same, taken;
 	double t0;
 	FILE *f = fopen(path, "r");
 
@@ -896,8 +896,12 @@ static void judge_verdicts_type(const struct tramp_table *t, const char *path, c
 		say("verdicts: %s FAILED (no function taken in %s)", name, path);
 		goto out;
 	}
-	/* the ones of a call site another taken id names: left out (one_per_site()) */
-	same = nt;
+	/*
+	 * the ones of a call site another taken id names: left out of the
+	 * link (one_per_site()), and each a wrong verdict: the table refuses
+	 * all but one id of a site (same-call-site)
+	 */
+	taken = same = nt;
 	nt = one_per_site(t, ids, nt);
 	same -= nt;
 	t0 = now();
@@ -910,12 +914,15 @@ static void judge_verdicts_type(const struct tramp_table *t, const char *path, c
 	for (i = 0; i < nr; i++) {
 		x = ref[i];
 		if (!strcmp(refwant[i], "same-call-site")) {
-			if (same_site_holds(t, prog, type, x, ids, nt, ex[w < VERDICT_EXAMPLES ? w : 0],
-					    sizeof(ex[0]))) {
+			char why[sizeof(ex[0])];
+
+			if (same_site_holds(t, prog, type, x, ids, nt, why, sizeof(why))) {
 				q++;
 				sq++;
 				continue;
 			}
+			if (w < VERDICT_EXAMPLES)
+				snprintf(ex[w], sizeof(ex[w]), "%s", why);
 			w++;
 			continue;
 		}
@@ -933,7 +940,7 @@ static void judge_verdicts_type(const struct tramp_table *t, const char *path, c
 		w++;
 	}
 	say("verdicts: %s: %d taken by %s, %d taken by one link, %d refused by %s, %d refused by the kernel (%d of them same-call-site: beside their site's first, and taken alone), %d wrong",
-	    name, nt, who, link_err ? 0 : nt, nr, who, q, sq, w + (link_err ? nt : 0));
+	    name, taken, who, link_err ? 0 : nt, nr, who, q, sq, w + same + (link_err ? nt : 0));
 	for (i = 0; i < w && i < VERDICT_EXAMPLES; i++)
 		say("verdicts: %s: wrong: %s", name, ex[i]);
 out:
