@@ -236,6 +236,19 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* @name at @addr appended to *@v (*@n of *@cap) */
+static void nm_push(struct nm_sym **v, size_t *n, size_t *cap, const char *name,
+		    unsigned long long addr)
+{
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 4096;
+		*v = realloc(*v, *cap * sizeof(**v));
+		ck_assert_ptr_nonnull(*v);
+	}
+	(*v)[*n].name = strdup(name);
+	(*v)[(*n)++].addr = addr;
+}
+
 static void nm_shared(const char *path, struct shared_names *sn)
 {
 	unsigned long long addr, t0 = 0, t1 = 0, i0 = 0, i1 = 0;
@@ -257,13 +270,7 @@ static void nm_shared(const char *path, struct shared_names *sn)
 			i1 = addr;
 		if (!strchr("tTwW", type))
 			continue;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 4096;
-			v = realloc(v, cap * sizeof(*v));
-			ck_assert_ptr_nonnull(v);
-		}
-		v[n].name = strdup(name);
-		v[n++].addr = addr;
+		nm_push(&v, &n, &cap, name, addr);
 	}
 	ck_assert_msg(t0 && t1 > t0, "%s: nm gives no _stext and _etext", path);
 	qsort(v, n, sizeof(*v), cmp_nm_sym);
@@ -510,15 +517,8 @@ static int judge_same_site(const char *path, bool patched)
 
 	ck_assert_int_eq(tl_spawn(&nmout, NULL, (const char *const[]){ "nm", path, NULL }), 0);
 	for (line = strtok_r(nmout, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (sscanf(line, "%llx %c %511s", &addr, &type, name) != 3 || !strchr("tT", type))
-			continue;
-		if (nsyms == cap) {
-			cap = cap ? 2 * cap : 4096;
-			syms = realloc(syms, cap * sizeof(*syms));
-			ck_assert_ptr_nonnull(syms);
-		}
-		syms[nsyms].name = strdup(name);
-		syms[nsyms++].addr = addr;
+		if (sscanf(line, "%llx %c %511s", &addr, &type, name) == 3 && strchr("tT", type))
+			nm_push(&syms, &nsyms, &cap, name, addr);
 	}
 	qsort(syms, nsyms, sizeof(*syms), cmp_nm_sym);
 	ck_assert_int_eq(TL_RUN_OUT(&out, NULL, "models", "--all", "--verdicts", path), 0);
