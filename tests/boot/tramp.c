@@ -829,12 +829,19 @@ static bool same_site_holds(const struct tramp_table *t, int prog, int type, uin
 			    const uint32_t *ids, int nt, char *why, size_t size)
 {
 	uint64_t addr = func_site(t, x);
-	uint32_t pair[2] = { 0, x };
-	int i, e1, e2, fd;
+	uint32_t pair[2] = { 0, x }, y;
+	int i, j, e1, e2, fd;
 
-	for (i = 0; addr && i < nt; i++)
-		if (ids[i] < x && (!pair[0] || ids[i] < pair[0]) && func_site(t, ids[i]) == addr)
-			pair[0] = ids[i];
+	/* the table once; few ids share a site, so @ids for each of those */
+	for (i = 0; addr && i < t->nr_funcs; i++) {
+		y = t->f[i].id;
+		if (y >= x || (pair[0] && y >= pair[0]) || !t->f[i].site || t->f[i].addr != addr)
+			continue;
+		for (j = 0; j < nt && ids[j] != y; j++)
+			;
+		if (j < nt)
+			pair[0] = y;
+	}
 	if (!pair[0]) {
 		snprintf(why, size, "id %u: same-call-site, no taken id below it at its site", x);
 		return false;
