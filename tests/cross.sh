@@ -6,7 +6,7 @@
 # own .BTF_ids against its own BTF (tests/fixtures/src/image.c) and must
 # print "fixture: ok" and exit 0.
 #
-# One line per target: "cross: <triple> ran", "cross: <triple> skipped
+# One line per target: "cross: <triple> ran (<how>)" (native, qemu-ARCH-static or both), "cross: <triple> skipped
 # (<reason>)" or "cross: <triple> FAILED (<why>)" (then the run's output,
 # indented); the last line is "cross: N passed, N failed".
 #
@@ -39,8 +39,12 @@ qemu_arch() {
 }
 
 # Can the host execute TRIPLE's IMAGE itself? Its own triple can; i686 on
-# x86_64 only with the kernel's IA32 emulation, so ask the kernel: exec the
-# (still unresolved) image, 126 means it cannot.
+# x86_64 only with the kernel's IA32 emulation, so ask the kernel: execv()
+# the (still unresolved) image. Not through the shell, timeout or env:
+# their execvp() answers the kernel's ENOEXEC by handing the file to
+# /bin/sh (POSIX's fallback for scripts), which fails with its own exit
+# code (2, "Syntax error") and would pass for a run. Python's os.execv()
+# has no fallback: ENOEXEC (or any other refusal) exits 126 here.
 native() {
 	local triple=$1 image=$2 rc=0
 
@@ -49,7 +53,13 @@ native() {
 	i?86-linux-gnu:x86_64-linux-gnu) ;;
 	*) return 1 ;;
 	esac
-	timeout "$timeout" "$image" >/dev/null 2>&1 || rc=$?
+	timeout "$timeout" python3 -c '
+import os, sys
+try:
+	os.execv(sys.argv[1], sys.argv[1:])
+except OSError as e:
+	print("cross: %s: %s" % (sys.argv[1], e.strerror), file=sys.stderr)
+	sys.exit(126)' "$image" >/dev/null 2>&1 || rc=$?
 	[ "$rc" != 126 ] && [ "$rc" != 127 ]
 }
 
@@ -59,6 +69,14 @@ fail() {	# TRIPLE WHY [OUTPUT]
 	[ -z "${3:-}" ] || while IFS= read -r line; do echo "    $line"; done <<<"$3"
 	failed=$((failed + 1))
 }
+
+# The probe itself: a file the kernel refuses to execute (ENOEXEC: no ELF,
+# no #!) must not pass for a host that runs it, as it did through
+# execvp()'s fallback to /bin/sh
+printf 'not a program (\n' >"$tmp/noexec" && chmod +x "$tmp/noexec"
+if native i686-linux-gnu "$tmp/noexec" && [ "$host" = x86_64-linux-gnu ]; then
+	fail probe "a file the kernel cannot execute was taken for a native one"
+fi
 
 while read -r triple; do
 	case "$triple" in ''|'#'*) continue ;; esac
@@ -72,14 +90,19 @@ while read -r triple; do
 		continue
 	fi
 
-	run=()
-	if ! native "$triple" "$image"; then
+	# how to run it: natively, else under qemu-user; a foreign image the
+	# host runs natively (i686 with IA32 emulation) runs under qemu-user
+	# too, the way a host without it runs it
+	runs=()
+	native "$triple" "$image" && runs+=(native)
+	if [ "$triple" != "$host" ]; then
 		qemu=qemu-$(qemu_arch "$triple")-static
-		if ! command -v "$qemu" >/dev/null; then
+		if command -v "$qemu" >/dev/null; then
+			runs+=("$qemu")
+		elif [ ${#runs[@]} = 0 ]; then
 			echo "cross: $triple skipped (no $qemu)"
 			continue
 		fi
-		run=("$qemu")
 	fi
 
 	img=$tmp/$triple
@@ -90,14 +113,24 @@ while read -r triple; do
 		fail "$triple" "btfids exit $rc" "$out"
 		continue
 	fi
-	rc=0
-	out=$(timeout "$timeout" "${run[@]}" "$img" 2>&1) || rc=$?
-	if [ "$rc" = 124 ]; then
-		fail "$triple" "no answer in ${timeout}s${run[*]:+ under ${run[*]}}" "$out"
-	elif [ "$rc" != 0 ] || ! grep -qx 'fixture: ok' <<<"$out"; then
-		fail "$triple" "exit $rc${run[*]:+ under ${run[*]}}, no 'fixture: ok'" "$out"
-	else
-		echo "cross: $triple ran"
+	ok=1
+	for r in "${runs[@]}"; do
+		run=()
+		[ "$r" = native ] || run=("$r")
+		rc=0
+		out=$(timeout "$timeout" "${run[@]}" "$img" 2>&1) || rc=$?
+		if [ "$rc" = 124 ]; then
+			fail "$triple" "no answer in ${timeout}s${run[*]:+ under ${run[*]}}" "$out"
+		elif [ "$rc" != 0 ] || ! grep -qx 'fixture: ok' <<<"$out"; then
+			fail "$triple" "exit $rc${run[*]:+ under ${run[*]}}, no 'fixture: ok'" "$out"
+		else
+			continue
+		fi
+		ok=0
+		break
+	done
+	if [ "$ok" = 1 ]; then
+		echo "cross: $triple ran (${runs[*]})"
 		passed=$((passed + 1))
 	fi
 done < "$top/tests/fixtures/targets"
