@@ -17,6 +17,49 @@
 #include "btfids/tramp.h"
 #include "btfids/verdict.h"
 
+/*
+ * arm64: where a function's __mcount_loc entry is, and so its ftrace
+ * record (ftrace_call_adjust(): arch/arm64/include/asm/ftrace.h to 6.3,
+ * arch/arm64/kernel/ftrace.c from 6.4). arm64_layout() tells which from
+ * the image, since the config that chose it is not in the ELF.
+ */
+enum arm64_layout {
+	ARM64_UNKNOWN,
+	ARM64_MCOUNT,	/* -pg: the entry is the BL to _mcount, the record itself */
+	/*
+	 * -fpatchable-function-entry=2 (DYNAMIC_FTRACE_WITH_REGS, 5.5; _ARGS,
+	 * 6.2): the entry is the first of two NOPs at the function (after a
+	 * BTI C, ARM64_BTI_KERNEL), the record the second: entry + 4
+	 */
+	ARM64_ENTRY,
+	/*
+	 * =4,2 (DYNAMIC_FTRACE_WITH_CALL_OPS, 6.4): the entry is the first of
+	 * two NOPs 8 bytes before the function, 8-byte aligned; the record is
+	 * the function's second NOP: entry + 8, + 4 over a BTI, + 4
+	 */
+	ARM64_CALL_OPS,
+};
+
+#define ARM64_INSN_NOP		0xd503201fu
+#define ARM64_PRE_NOPS		8	/* the CALL_OPS literal; sorttable's before_func */
+/*
+ * arch/arm64/Kconfig's HAVE_DYNAMIC_FTRACE_WITH_DIRECT_CALLS: none before
+ * 6.4; from 6.4 "if DYNAMIC_FTRACE_WITH_CALL_OPS" (6.12's tree still); in
+ * 7.3's "if DYNAMIC_FTRACE_WITH_ARGS", CALL_OPS or not. A kernel between
+ * the two without CALL_OPS gets no verdicts (arm64_sites()).
+ */
+#define ARM64_DIRECT_OPS_ONLY	BTFIDS_KERNEL(6, 12)	/* the newest seen to need CALL_OPS */
+#define ARM64_DIRECT_ANY	BTFIDS_KERNEL(7, 3)	/* the oldest seen not to */
+
+/*
+ * A word the kernel relocates at boot (a relocatable image: arm64's and
+ * s390x's -pie): its address and the R_*_RELATIVE addend, the word's value
+ * at the link address. The file holds 0 there on arm64.
+ */
+struct rel_word {
+	uint64_t off, addend;
+};
+
 /* A kallsyms symbol: a name at an address in an executable section */
 struct ksym {
 	uint64_t addr;
@@ -32,8 +75,12 @@ struct btfids_attach_info {
 	struct ksym *by_addr;	/* ascending address */
 	struct ksym *by_name;	/* ascending name, then address */
 	size_t nr_ksyms;
-	uint64_t *sites;	/* ftrace call sites, ascending */
+	uint64_t *sites;	/* ftrace records (ftrace_call_adjust()'s), ascending */
 	size_t nr_sites;
+	struct rel_word *rel;	/* .rela.dyn's RELATIVE relocations, by offset */
+	size_t nr_rel;
+	enum arm64_layout layout;	/* arm64: its __mcount_loc entries */
+	bool direct;		/* HAVE_DYNAMIC_FTRACE_WITH_DIRECT_CALLS (arm64: by release) */
 	uint64_t *alts;		/* instructions of 5 bytes or more alternatives patch, ascending */
 	size_t nr_alts;
 	uint64_t *ei;		/* starts of the error-injectable functions, ascending */
@@ -52,12 +99,6 @@ struct btfids_attach_info {
 #define X64_SYSCALL_PREFIX	"__x64_"	/* has_arch_syscall_prefix(), x86_64 */
 #define ARM64_SYSCALL_PREFIX	"__arm64_"	/* the same, arm64 */
 #define S390_SYSCALL_PREFIX	"__s390x_"	/* the same, s390x */
-/*
- * arm64 with DYNAMIC_FTRACE_WITH_CALL_OPS: a function's record is its first
- * pre-function NOP, 8 bytes before it (ftrace_call_adjust(),
- * arch/arm64/kernel/ftrace.c); without, its first NOP, at the function
- */
-#define ARM64_PRE_NOPS		8
 
 /*
  * kfunc sets registered with register_btf_fmodret_id_set(), by name: the
@@ -360,14 +401,18 @@ static int nm_funcs(const struct btfids_elf *e, struct nm_func **out, size_t *nr
 	return 0;
 }
 
-/* sorttable's find_func(): glibc's bsearch() over ranges, as it probes them */
-static bool nm_find(const struct nm_func *f, size_t n, uint64_t key)
+/*
+ * sorttable's find_func(): glibc's bsearch() over ranges, as it probes
+ * them; an entry up to @before bytes before a function is in it (arm64's
+ * pre-function NOPs: sorttable's before_func)
+ */
+static bool nm_find(const struct nm_func *f, size_t n, uint64_t key, uint64_t before)
 {
 	size_t lo = 0, hi = n, mid;
 
 	while (lo < hi) {
 		mid = (lo + hi) / 2;
-		if (key < f[mid].addr)
+		if (key + before < f[mid].addr)
 			hi = mid;
 		else if (key >= f[mid].addr + f[mid].size)
 			lo = mid + 1;
@@ -395,7 +440,7 @@ static int drop_unsorted(const struct btfids_attach_info *ai, uint64_t *sites, s
 		return 0;
 	err = nm_funcs(ai->e, &f, &n);
 	for (i = 0; !err && n && i < *nr; i++)
-		if (nm_find(f, n, sites[i]))
+		if (nm_find(f, n, sites[i], ai->arm64 ? ARM64_PRE_NOPS : 0))
 			sites[k++] = sites[i];
 	if (!err && n)
 		*nr = k;
@@ -403,9 +448,78 @@ static int drop_unsorted(const struct btfids_attach_info *ai, uint64_t *sites, s
 	return err;
 }
 
+static int cmp_rel(const void *a, const void *b)
+{
+	const struct rel_word *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* R_*_RELATIVE of the machines with verdicts (their psABIs' relocation tables) */
+static unsigned int relative_type(unsigned int machine)
+{
+	return machine == EM_AARCH64 ? R_AARCH64_RELATIVE : machine == EM_S390 ? R_390_RELATIVE :
+	       R_X86_64_RELATIVE;
+}
+
+/*
+ * The RELATIVE relocations of @e's allocated RELA sections (.rela.dyn of
+ * a -pie vmlinux, which the kernel applies to itself at boot: arm64's
+ * relocate_kernel(), s390x's), sorted by offset into @ai->rel
+ */
+static int read_rel(const struct btfids_elf *e, struct btfids_attach_info *ai)
+{
+	unsigned int type = relative_type(e->machine);
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	GElf_Rela r;
+
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		Elf_Data *d;
+		size_t i, n;
+		struct rel_word *w;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !(sh.sh_flags & SHF_ALLOC) ||
+		    !sh.sh_entsize)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d)
+			return -EINVAL;
+		n = sh.sh_size / sh.sh_entsize;
+		w = reallocarray(ai->rel, ai->nr_rel + n + 1, sizeof(*w));
+		if (!w)
+			return -ENOMEM;
+		ai->rel = w;
+		for (i = 0; i < n; i++)
+			if (gelf_getrela(d, i, &r) && GELF_R_TYPE(r.r_info) == type)
+				w[ai->nr_rel++] = (struct rel_word){ r.r_offset, (uint64_t)r.r_addend };
+	}
+	if (ai->nr_rel)
+		qsort(ai->rel, ai->nr_rel, sizeof(*ai->rel), cmp_rel);
+	return 0;
+}
+
+/* The first RELATIVE relocation at or above @addr: an index into @ai->rel */
+static size_t rel_from(const struct btfids_attach_info *ai, uint64_t addr)
+{
+	size_t lo = 0, hi = ai->nr_rel;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ai->rel[mid].off < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /*
  * The words of the array between symbols @start and @stop, @stride bytes
- * an element, its first word a long (an address), sorted, into @out.
+ * an element, its first word a long (an address), sorted, into @out. A
+ * word the image relocates at boot is its RELATIVE addend (the file may
+ * hold 0 there), as the kernel sees it once relocated at its link address.
  */
 static int read_addrs(const struct btfids_attach_info *ai, const char *start,
 		      const char *stop, size_t stride, uint64_t **out, size_t *nr)
@@ -413,7 +527,7 @@ static int read_addrs(const struct btfids_attach_info *ai, const char *start,
 	const struct btfids_elf *e = ai->e;
 	uint64_t a = sym_value(ai, start), b = sym_value(ai, stop);
 	unsigned char *buf;
-	size_t i, n;
+	size_t i, n, k;
 	int err;
 
 	*out = NULL;
@@ -428,8 +542,14 @@ static int read_addrs(const struct btfids_attach_info *ai, const char *start,
 		return -ENOMEM;
 	}
 	err = n ? read_at(e, a, buf, n * stride) : 0;
+	k = rel_from(ai, a);
 	for (i = 0; !err && i < n; i++) {
-		uint64_t v = get_long(e, buf + i * stride);
+		uint64_t v = get_long(e, buf + i * stride), at = a + i * stride;
+
+		while (k < ai->nr_rel && ai->rel[k].off < at)
+			k++;
+		if (k < ai->nr_rel && ai->rel[k].off == at)
+			v = ai->rel[k].addend;
 
 		if (v)	/* sorttable zeroes the sites outside any function */
 			(*out)[(*nr)++] = v;
@@ -465,6 +585,128 @@ static uint64_t ksym_end(const struct btfids_attach_info *ai, uint64_t addr)
 	while (k && k < end && k->addr <= addr)
 		k++;
 	return k && k < end ? k->addr : UINT64_MAX;
+}
+
+/* Whether kallsyms has a symbol at exactly @addr */
+static bool ksym_at(const struct btfids_attach_info *ai, uint64_t addr)
+{
+	const struct ksym *k = ksym_around(ai, addr);
+
+	return k && k->addr == addr;
+}
+
+/* The arm64 instruction at @addr (little-endian whatever the data order), or 0 */
+static uint32_t arm64_insn(const struct btfids_attach_info *ai, uint64_t addr)
+{
+	unsigned char b[4];
+
+	if (read_at(ai->e, addr, b, sizeof(b)))
+		return 0;
+	return b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+/* aarch64_insn_is_bti(): HINT #32, #34, #36, #38 (BTI, BTI C, BTI J, BTI JC) */
+static bool arm64_is_bti(uint32_t insn)
+{
+	return (insn & ~(3u << 6)) == 0xd503241fu;
+}
+
+/* BL imm26 */
+static bool arm64_is_bl(uint32_t insn)
+{
+	return (insn & 0xfc000000u) == 0x94000000u;
+}
+
+/*
+ * The layout of @ai's __mcount_loc entries, as the image shows it: an entry
+ * 8 bytes before a function, on two NOPs (CALL_OPS), at a function's NOP or
+ * one instruction after its BTI (the entry layout), or on a BL (mcount).
+ * One shape must hold for 90% of the entries and no other for 5%: the
+ * config is one for the whole image. Kernels older than 6.4 have no
+ * CALL_OPS, whose entries they would read as another layout's.
+ */
+static enum arm64_layout arm64_layout(const struct btfids_attach_info *ai)
+{
+	size_t i, ops = 0, entry = 0, mcount = 0, n = ai->nr_sites;
+
+	for (i = 0; i < n; i++) {
+		uint64_t e = ai->sites[i];
+		uint32_t insn = arm64_insn(ai, e);
+
+		if (insn == ARM64_INSN_NOP && !(e % 8) && ksym_at(ai, e + ARM64_PRE_NOPS) &&
+		    arm64_insn(ai, e + 4) == ARM64_INSN_NOP)
+			ops++;
+		else if (insn == ARM64_INSN_NOP && (ksym_at(ai, e) ||
+			 (e >= 4 && ksym_at(ai, e - 4) && arm64_is_bti(arm64_insn(ai, e - 4)))))
+			entry++;
+		else if (arm64_is_bl(insn))
+			mcount++;
+	}
+	if (!n)
+		return ARM64_ENTRY;	/* no entry to place: any layout says the same */
+	if (ops * 10 >= n * 9 && (entry + mcount) * 20 < n)
+		return ai->kernel && ai->kernel < BTFIDS_KERNEL(6, 4) ? ARM64_UNKNOWN : ARM64_CALL_OPS;
+	if (entry * 10 >= n * 9 && (ops + mcount) * 20 < n)
+		return ARM64_ENTRY;
+	if (mcount * 10 >= n * 9 && (ops + entry) * 20 < n)
+		return ARM64_MCOUNT;
+	return ARM64_UNKNOWN;
+}
+
+/* arm64's ftrace_call_adjust() of entry @e in @layout; 0: no record */
+static uint64_t arm64_call_adjust(const struct btfids_attach_info *ai, enum arm64_layout layout,
+				  uint64_t e)
+{
+	switch (layout) {
+	case ARM64_ENTRY:
+		return e + 4;
+	case ARM64_CALL_OPS:
+		if (e % 8)		/* "Misaligned patch-site": WARN, no record */
+			return 0;
+		e += ARM64_PRE_NOPS;
+		if (arm64_is_bti(arm64_insn(ai, e)))
+			e += 4;
+		return e + 4;
+	default:
+		return e;
+	}
+}
+
+/*
+ * arm64: the entries to records (ftrace_call_adjust()), and whether the
+ * kernel has ftrace direct calls, which a trampoline on a kernel function
+ * needs (register_fentry(): tr->fops; ARM64_DIRECT_OPS_ONLY above).
+ * -EPROTO: a layout btfids does not know for the release (not judged).
+ */
+static int arm64_sites(struct btfids_attach_info *ai)
+{
+	enum arm64_layout layout = arm64_layout(ai);
+	size_t i, k = 0;
+
+	if (layout == ARM64_UNKNOWN)
+		return -EPROTO;
+	ai->layout = layout;
+	for (i = 0; i < ai->nr_sites; i++) {
+		uint64_t site = arm64_call_adjust(ai, layout, ai->sites[i]);
+
+		if (site)
+			ai->sites[k++] = site;
+	}
+	ai->nr_sites = k;
+	qsort(ai->sites, k, sizeof(*ai->sites), cmp_u64);
+	if (ai->kernel && ai->kernel < BTFIDS_KERNEL(6, 4))
+		ai->direct = false;
+	else if (layout == ARM64_CALL_OPS)
+		ai->direct = true;
+	else if (layout == ARM64_MCOUNT)
+		ai->direct = false;	/* DIRECT_CALLS needs DYNAMIC_FTRACE_WITH_ARGS */
+	else if (!ai->kernel || ai->kernel >= ARM64_DIRECT_ANY)
+		ai->direct = true;
+	else if (ai->kernel <= ARM64_DIRECT_OPS_ONLY)
+		ai->direct = false;
+	else
+		return -EPROTO;
+	return 0;
 }
 
 /* Error-injection entries to the starts of their kallsyms functions */
@@ -597,6 +839,7 @@ void btfids_attach_info_free(struct btfids_attach_info *ai)
 	free(ai->by_addr);
 	free(ai->by_name);
 	free(ai->sites);
+	free(ai->rel);
 	free(ai->alts);
 	free(ai->ei);
 	free(ai->deny);
@@ -630,8 +873,11 @@ int btfids_attach_info_read(const struct btfids_elf *e, const unsigned char *ids
 	ai->e = e;
 	ai->arm64 = e->machine == EM_AARCH64;
 	ai->s390 = e->machine == EM_S390;
+	ai->direct = true;	/* x86_64 and s390x: whenever they have a trampoline */
 	read_bounds(e, ai->bound);
 	err = read_ksyms(e, ai);
+	if (!err)
+		err = read_rel(e, ai);
 	if (!err) {
 		err = read_addrs(ai, "__start_mcount_loc", "__stop_mcount_loc", 8, &ai->sites,
 				 &ai->nr_sites);
@@ -643,6 +889,12 @@ int btfids_attach_info_read(const struct btfids_elf *e, const unsigned char *ids
 			btfids_attach_info_free(ai);
 			return 1;
 		}
+	}
+	if (!err && ai->arm64 && arm64_sites(ai)) {
+		btfids_warn(r, "%s: no attach verdicts: its __mcount_loc entries are in no arm64 layout btfids knows for %s (ftrace_call_adjust(): verdict.h)",
+			    e->path, kernel ? "its release" : "the newest release");
+		btfids_attach_info_free(ai);
+		return 1;
 	}
 	if (!err && !ai->arm64 && !ai->s390)	/* x86's alternatives: the others poke no nop */
 		err = read_alts(e, ai);
@@ -734,13 +986,14 @@ static bool ksym_ambiguous(const struct btfids_attach_info *ai, const char *name
 	return false;
 }
 
-/* An ftrace site in [@addr, @end) (arm64: from its pre-function NOPs on) */
+/*
+ * An ftrace record in [@addr, @end): ftrace_location() of a function's
+ * address looks for one within its kallsyms size (the records are
+ * ftrace_call_adjust()'s, so arm64's pre-function NOPs are no site)
+ */
 static bool has_site(const struct btfids_attach_info *ai, uint64_t addr, uint64_t end)
 {
 	size_t lo = 0, hi = ai->nr_sites;
-
-	if (ai->arm64 && addr >= ARM64_PRE_NOPS)
-		addr -= ARM64_PRE_NOPS;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -880,6 +1133,8 @@ void btfids_verdicts(const struct btfids_attach_info *ai, const char *name, uint
 			continue;
 		if (m->reason != BTF_TRAMP_OK)
 			refuse(&v[a], BTFIDS_REF_MODEL, BTFIDS_STEP_ATTACH, ENOTSUPP_KERNEL);
+		else if (site && !ai->direct)	/* register_fentry(): no tr->fops */
+			refuse(&v[a], BTFIDS_REF_NO_DIRECT, BTFIDS_STEP_ATTACH, ENOTSUPP_KERNEL);
 		else if (!site && ai->arm64)	/* arm64's bpf_arch_text_poke(): BPF text only */
 			refuse(&v[a], BTFIDS_REF_NO_SITE, BTFIDS_STEP_ATTACH, ENOTSUPP_KERNEL);
 		else if (!site && ai->s390)	/* s390's: no "brcl 0,0" (the mcount nop) at the entry */
@@ -954,7 +1209,7 @@ long btfids_verdicts_one_site(const struct btfids_attach_info *ai, const uint32_
 /* The table's codes are these enums' values (include/btfids/tramp.h) */
 _Static_assert((int)BTFIDS_NR_ATTACH == (int)BTF_TRAMP_NR_ATTACH &&
 	       (int)BTFIDS_FEXIT_MULTI == (int)BTF_TRAMP_FEXIT_MULTI, "attach types");
-_Static_assert((int)BTFIDS_NR_REFUSALS == (int)BTF_TRAMP_NR_REFUSALS &&
+_Static_assert((int)BTFIDS_NR_TABLE_REFUSALS == (int)BTF_TRAMP_NR_REFUSALS &&
 	       (int)BTFIDS_REF_MODEL == (int)BTF_TRAMP_REF_MODEL &&
 	       (int)BTFIDS_REF_NO_SITE == (int)BTF_TRAMP_REF_NO_SITE &&
 	       (int)BTFIDS_REF_CPU_ALT == (int)BTF_TRAMP_REF_CPU_ALT &&
@@ -970,8 +1225,8 @@ void btfids_verdict_put(const struct btfids_verdict v[BTFIDS_NR_ATTACH],
 
 	memset(out, 0, sizeof(*out));
 	for (a = 0; a < BTFIDS_NR_ATTACH; a++) {
-		if (!v[a].given) {
-			out->at[a].refusal = BTF_TRAMP_NOT_JUDGED;
+		if (!v[a].given || v[a].refusal >= BTFIDS_NR_TABLE_REFUSALS) {
+			out->at[a].refusal = BTF_TRAMP_NOT_JUDGED;	/* BTFIDS_REF_NO_DIRECT */
 			continue;
 		}
 		out->at[a].refusal = v[a].refusal;
@@ -1019,6 +1274,7 @@ const char *btfids_verdict_str(const struct btfids_verdict *v)
 		[BTFIDS_REF_CPU_ALT] = "cpu-alternative",
 		[BTFIDS_REF_AMBIGUOUS] = "ambiguous-name",
 		[BTFIDS_REF_SAME_SITE] = "same-call-site",
+		[BTFIDS_REF_NO_DIRECT] = "no-direct-call",
 	};
 
 	if (v->refusal == BTFIDS_REF_MODEL)

@@ -4,7 +4,8 @@
 # 6.1 rules written from the 6.1 tree: every field of every FUNC must agree.
 # The release comes from the ELF (its linux_banner), no --kernel. Then the
 # same kernels with --kernel 6.12 must disagree (the comparison can fail),
-# and the counts of what 6.1 refuses are printed.
+# and the counts of what 6.1 refuses are printed. Then the arm64 verdicts
+# of Debian's arm64 6.1 and newest 7.x kernels (below).
 # Ends with "models61: N passed, N failed" or "models61: skipped (<why>)".
 set -uo pipefail
 
@@ -51,6 +52,55 @@ for line in open(sys.argv[1]):
     c['signed flags'] += any(f & 2 for f in m.get('arg_flags', [])) or m.get('ret_flags', 0) != 0
 print('  %s-6.1: ' % sys.argv[2] + ', '.join('%s %d' % kv for kv in sorted(c.items())))
 PY
+done
+# arm64's verdicts on Debian's own arm64 kernels (6.1: no ftrace direct
+# calls; 7.x: DYNAMIC_FTRACE_WITH_CALL_OPS, RELOCATABLE, RELR): the attach
+# step of every function against tests/arm64_sites_ref.py, which works it
+# out from the build's own config instead of the image's layout; then the
+# share of functions with a call site (at least 70%), and vfs_read's verdict
+for a in arm64-6.1 arm64-7; do
+	v=$K/$a/vmlinux c=$K/$a/config
+	if [ ! -f "$v" ] || [ ! -f "$c" ]; then
+		echo "models61: $a verdicts skipped (not fetched, or no config: tests/fetch-6.1 as root)"
+		continue
+	fi
+	have=$((have + 1))
+	rel=$(strings -n 12 "$v" | grep -m1 '^Linux version ' | cut -d' ' -f3)
+	if ! "$B" models --all --verdicts "$v" >"$tmp/$a-v.jsonl" 2>"$tmp/err"; then
+		bad "$a ($rel): btfids models --all --verdicts: $(tail -1 "$tmp/err")"
+		continue
+	fi
+	if out=$(BTFIDS_REALDATA=$R python3 "$top/tests/arm64_sites_ref.py" "$v" "$c" "$tmp/$a-v.jsonl"); then
+		ok "$a ($rel): $out"
+	else
+		bad "$a ($rel): $out"
+	fi
+	direct=no
+	grep -q '^CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS=y' "$c" && direct=yes
+	if out=$(python3 - "$tmp/$a-v.jsonl" "$direct" <<'PY'
+import json, sys
+direct = sys.argv[2] == 'yes'
+n = site = taken = 0
+vfs = None
+for line in open(sys.argv[1]):
+    m = json.loads(line)
+    v = m['verdicts']['fentry']
+    n += 1
+    r = 'taken' if v['taken'] else v['reason']
+    taken += r == 'taken'
+    site += r in ('taken', 'no-direct-call')
+    if m['name'] == 'vfs_read':
+        vfs = r
+want = 'taken' if direct else 'no-direct-call'
+print('fentry: %d of %d functions judged have a call site (%.1f%%), %d taken; vfs_read %s'
+      % (site, n, 100.0 * site / n, taken, vfs))
+sys.exit(0 if n and site * 10 >= n * 7 and vfs == want and taken == (site if direct else 0) else 1)
+PY
+	); then
+		ok "$a ($rel): $out$([ $direct = yes ] || echo " (no ftrace direct calls in its config: ENOTSUPP, no-direct-call)")"
+	else
+		bad "$a ($rel): $out (want at least 70% with a site, vfs_read $([ $direct = yes ] && echo taken || echo no-direct-call))"
+	fi
 done
 [ $have -gt 0 ] || { echo "models61: skipped (no 6.1 kernel fetched: tests/fetch-6.1 as root)"; exit 0; }
 echo "models61: $passed passed, $failed failed"

@@ -45,9 +45,14 @@
  *      only verdict the build cannot settle).
  *      arm64 (arch/arm64/net/bpf_jit_comp.c): bpf_arch_text_poke() pokes
  *      BPF text only, so a function with no ftrace record (none, or freed
- *      with init memory) is ENOTSUPP, "no-ftrace-site"; a record may sit
- *      8 bytes before the function (DYNAMIC_FTRACE_WITH_CALL_OPS'
- *      pre-function NOPs, ftrace_call_adjust()); no alternatives to poke;
+ *      with init memory) is ENOTSUPP, "no-ftrace-site"; a function with
+ *      one, in a kernel without ftrace direct calls (tr->fops NULL:
+ *      HAVE_DYNAMIC_FTRACE_WITH_DIRECT_CALLS came to arm64 in 6.4, with
+ *      DYNAMIC_FTRACE_WITH_CALL_OPS only, 6.12 still; 7.3 has it with
+ *      DYNAMIC_FTRACE_WITH_ARGS alone), is ENOTSUPP too, "no-direct-call". The record is ftrace_call_adjust() of its
+ *      __mcount_loc entry, by release and by the layout the image shows
+ *      (verdict.c, arm64_layout()); a relocatable image's entries are
+ *      its .rela.dyn RELATIVE addends. No alternatives to poke;
  *      the syscall wrappers of step 4 are __arm64_*. s390x
  *      (arch/s390/net/bpf_jit_comp.c): the poke wants the mcount nop
  *      ("brcl 0,0") at the entry, EINVAL without it (no record, or init
@@ -118,6 +123,13 @@ enum btfids_refusal {
 	BTFIDS_REF_CPU_ALT,		/* "cpu-alternative": EBUSY, or taken (below) */
 	BTFIDS_REF_AMBIGUOUS,		/* "ambiguous-name": EADDRNOTAVAIL, the patched kernel */
 	BTFIDS_REF_SAME_SITE,		/* "same-call-site": tracing_multi, EINVAL (below) */
+	BTFIDS_NR_TABLE_REFUSALS,	/* those above are the table's (tramp.h) */
+	/*
+	 * "no-direct-call": the site is there, but the kernel has no ftrace
+	 * direct calls (arm64 before 6.4, or without its config), ENOTSUPP.
+	 * Never in a table: every release that writes one has them.
+	 */
+	BTFIDS_REF_NO_DIRECT = BTFIDS_NR_TABLE_REFUSALS,
 	BTFIDS_NR_REFUSALS,
 };
 
