@@ -39,6 +39,18 @@ ALL_CFLAGS := $(CFLAGS) -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE -Iinclude
 # of this Makefile; what make cannot use (~user, a space, nothing) is
 # refused in one line. A -I~/... would have made the compiler quietly use
 # /usr/include/linux/btf.h instead.
+#
+# Not given (environment or command line), LIBBPF_SRC is the one the last
+# libbpf.a was built from (build/.libbpf-src, written when it was), while
+# that folder is there: make install after make LIBBPF_SRC=... rebuilds
+# nothing. Else the caller's cache, where .ci/libbpf-src puts it.
+LIBBPF_LAST := build/.libbpf-src
+ifeq ($(origin LIBBPF_SRC),undefined)
+libbpf_last := $(strip $(file <$(LIBBPF_LAST)))
+ifneq ($(and $(libbpf_last),$(wildcard $(libbpf_last)/tools/lib/bpf/libbpf.map)),)
+LIBBPF_SRC := $(libbpf_last)
+endif
+endif
 LIBBPF_SRC ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/btfids/libbpf-src
 ifneq ($(filter ~ ~/%,$(LIBBPF_SRC)),)
 override LIBBPF_SRC := $(HOME)$(patsubst ~%,%,$(LIBBPF_SRC))
@@ -91,9 +103,15 @@ endif
 #   build/.cflags   the compile line of btfids/*.o, the tests and tools
 #   build/.ldflags  the link lines (LDFLAGS, LINK's libraries)
 #   build/.libbpf   libbpf.a's source and compiler
-# $(call stamp,TEXT) in a stamp's recipe: $@ holds TEXT, written if it differs
+# $(call stamp,TEXT) in a stamp's recipe: $@ holds TEXT, written if it
+# differs. Never in a dry run (make -n expands recipes, and $(file) would
+# write), nor when LIBBPF_SRC has no libbpf (the make stops at
+# btf-uapi-check): else the next make on the source of the last build
+# would rebuild everything (issue 54).
 streq = $(if $(subst x$(1),,x$(2))$(subst x$(2),,x$(1)),,y)
-stamp = $(if $(call streq,$(file <$@),$(1)),,$(shell mkdir -p $(@D))$(file >$@,$(1)))
+dryrun = $(findstring n,$(firstword -$(MAKEFLAGS)))
+nosrc = $(if $(wildcard $(LIBBPF_SRC)/tools/lib/bpf/libbpf.map),,y)
+stamp = $(if $(dryrun)$(nosrc)$(call streq,$(file <$@),$(1)),,$(shell mkdir -p $(@D))$(file >$@,$(1)))
 
 STAMP_CC := build/.cflags
 STAMP_LD := build/.ldflags
@@ -112,7 +130,7 @@ $(STAMP_LIBBPF): FORCE
 # make (cheap), an order-only prerequisite: it rebuilds nothing itself.
 btf-uapi-check:
 	@test -f $(LIBBPF_SRC)/tools/lib/bpf/libbpf.map || { \
-		echo "make: no libbpf source in $(LIBBPF_SRC): run .ci/libbpf-src (or .ci/deps), or set LIBBPF_SRC" >&2; exit 1; }
+		echo "make: no libbpf source in $(LIBBPF_SRC): make LIBBPF_SRC=<a 7.x kernel tree>; or root runs BTFIDS_LIBBPF_SRC=/srv/libbpf-src .ci/libbpf-src, then make LIBBPF_SRC=/srv/libbpf-src (root for itself: .ci/libbpf-src, then make)" >&2; exit 1; }
 	@for f in tools/build/Makefile.include tools/scripts/Makefile.include tools/include \
 		  tools/arch scripts/bpf_doc.py include/uapi/linux/bpf.h; do \
 		test -e $(LIBBPF_SRC)/$$f || { echo "make: $(LIBBPF_SRC) has tools/lib/bpf but no $$f, which libbpf's build needs: a whole kernel tree, or .ci/libbpf-src" >&2; exit 1; }; \
@@ -132,6 +150,7 @@ $(LIBBPF_A): $(STAMP_LIBBPF) | btf-uapi-check
 	$(MAKE) -s -C $(LIBBPF_SRC)/tools/lib/bpf OUTPUT=$(LIBBPF_OUT)/ DESTDIR=$(LIBBPF_OUT) \
 		prefix= subdir= CC="$(CC)" CFLAGS= EXTRA_CFLAGS="$(LIBBPF_CFLAGS)" \
 		$(LIBBPF_A) install_headers
+	@echo '$(LIBBPF_SRC)' > $(LIBBPF_LAST)
 
 LIB_SRCS := $(filter-out btfids/main.c,$(wildcard btfids/*.c))
 LIB_OBJS := $(LIB_SRCS:.c=.o)

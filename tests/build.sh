@@ -8,6 +8,10 @@
 #     and libbpf's installed headers rebuilt (a new source path);
 #   - a make with nothing changed, or LIBBPF_SRC the same folder by a
 #     relative path, rebuilds nothing;
+#   - make install without LIBBPF_SRC (HOME without the cache) takes the
+#     source of the last libbpf.a and rebuilds nothing; make -n, or a make
+#     that stops for want of a source (one line naming how to get one),
+#     leaves the stamps as they were (issue 54);
 #   - a changed CFLAGS rebuilds every object of btfids, not libbpf; the
 #     same CFLAGS from the environment, in a make run by make, nothing;
 #   - LIBBPF_SRC=~user/... is refused in one line;
@@ -27,7 +31,7 @@ git -C "$top" rev-parse --git-dir >/dev/null 2>&1 || skip "$top is not a git che
 command -v sh >/dev/null || skip "no sh"
 SRC=$(cd "$SRC" && pwd)
 # the makes below take only what they are given (not make check's flags)
-unset MAKEFLAGS MFLAGS MAKELEVEL CFLAGS LDFLAGS LINK
+unset MAKEFLAGS MFLAGS MAKELEVEL CFLAGS LDFLAGS LINK XDG_CACHE_HOME
 
 tmp=$(mktemp -d /tmp/btfids-build.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -106,6 +110,39 @@ if [ -z "$f" ] && grep -q -- "-I$tmp/home/lsrc/tools/include/uapi " "$T/build/.c
 else
 	bad "LIBBPF_SRC=../home/lsrc rebuilt $(echo "$f" | n): $(echo "$f" | list); $(tail -2 "$tmp/log.relative")"
 fi
+
+# LIBBPF_SRC not given (issue 54): the one the last libbpf.a was built
+# from, so the README's make install after make LIBBPF_SRC=... rebuilds
+# nothing (HOME a folder without the cache: the default would not do)
+mkdir -p "$tmp/nohome"
+mark
+if HOME=$tmp/nohome make -C "$T" --no-print-directory -j2 install PREFIX="$tmp/prefix" \
+	>"$tmp/log.install" 2>&1 && [ -x "$tmp/prefix/bin/btfids" ]; then
+	f=$(fresh)
+	if [ -z "$f" ]; then ok "make install without LIBBPF_SRC: the last build's ($(cat "$T/build/.libbpf-src")), nothing rebuilt"; else
+		bad "make install without LIBBPF_SRC rebuilt $(echo "$f" | n): $(echo "$f" | list)"; fi
+else
+	bad "make install without LIBBPF_SRC failed: $(tail -3 "$tmp/log.install")"
+fi
+# a dry run, or a make that stops for want of the source, leaves the stamps
+stamps() { cat "$T"/build/.cflags "$T"/build/.libbpf "$T"/build/.libbpf-src; stat -c %Y "$T"/build/.cflags "$T"/build/.libbpf; }
+stamps >"$tmp/stamps"
+mark
+HOME=$tmp/nohome make -C "$T" --no-print-directory -n LIBBPF_SRC="$tmp/nosuch" btfids/btfids >"$tmp/log.dry" 2>&1
+if stamps | cmp -s - "$tmp/stamps"; then ok "make -n LIBBPF_SRC=<another folder> leaves build/.cflags, .libbpf and .libbpf-src as they were"; else
+	bad "make -n LIBBPF_SRC=<another folder> changed the stamps: $(stamps | diff "$tmp/stamps" - | list)"; fi
+mk nosrc LIBBPF_SRC="$tmp/nosuch"; rc=$?
+msg=$(grep -v '^make\(\[[0-9]*\]\)\?: \*\*\* ' "$tmp/log.nosrc")
+if [ $rc != 0 ] && [ "$(echo "$msg" | n)" = 1 ] && stamps | cmp -s - "$tmp/stamps" &&
+   echo "$msg" | grep -qF "make: no libbpf source in $tmp/nosuch: make LIBBPF_SRC=<a 7.x kernel tree>; or root runs BTFIDS_LIBBPF_SRC=/srv/libbpf-src .ci/libbpf-src, then make LIBBPF_SRC=/srv/libbpf-src"; then
+	ok "no source: one line naming the recipe, the stamps as they were: $msg"
+else
+	bad "no source: exit $rc, $(echo "$msg" | n) lines, stamps $(stamps | cmp -s - "$tmp/stamps" && echo kept || echo changed): $(echo "$msg" | head -2)"
+fi
+HOME=$tmp/nohome make -C "$T" --no-print-directory -j2 btfids/btfids >"$tmp/log.after" 2>&1
+f=$(fresh)
+if [ -z "$f" ]; then ok "then make without LIBBPF_SRC: nothing rebuilt"; else
+	bad "make after those rebuilt $(echo "$f" | n): $(echo "$f" | list)"; fi
 
 # CFLAGS: every object of btfids, and not libbpf (built with its own flags)
 mark
