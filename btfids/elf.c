@@ -32,6 +32,26 @@ static int elf_fail(struct btfids_elf *e, struct btfids_report *r, const char *w
 	return -EINVAL;
 }
 
+#define WRITE_HINT	"make it writable or use -o FILE"
+
+/*
+ * A file btfids may not open for writing: its owner and root get the same
+ * line for a file without write bits (root's open succeeds: open_file()
+ * refuses it), and every reader the way out.
+ */
+static int refuse_write(struct btfids_elf *e, int err, struct btfids_report *r)
+{
+	struct stat st;
+
+	if (err != -EROFS && !stat(e->path, &st) && S_ISREG(st.st_mode) &&
+	    !(st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)))
+		btfids_err(r, e->path, "file is read-only (no write permission bit); " WRITE_HINT);
+	else
+		btfids_err(r, e->path, "cannot open for writing: %s; %s", strerror(-err),
+			   err == -EROFS ? "use -o FILE" : WRITE_HINT);
+	return err;
+}
+
 static int open_file(struct btfids_elf *e, bool writable, struct btfids_report *r)
 {
 	struct stat st;
@@ -41,12 +61,12 @@ static int open_file(struct btfids_elf *e, bool writable, struct btfids_report *
 		btfids_err(r, e->path, "is a directory, not an ELF file");
 		return -EISDIR;
 	}
+	if (e->fd < 0 && writable && (errno == EACCES || errno == EROFS || errno == EPERM))
+		return refuse_write(e, -errno, r);
 	if (e->fd < 0) {
 		int err = -errno;
 
-		btfids_err(r, e->path, "cannot open%s: %s",
-			   writable && (errno == EACCES || errno == EROFS || errno == EPERM) ?
-			   " for writing" : "", strerror(-err));
+		btfids_err(r, e->path, "cannot open: %s", strerror(-err));
 		return err;
 	}
 	if (fstat(e->fd, &st)) {
@@ -62,8 +82,7 @@ static int open_file(struct btfids_elf *e, bool writable, struct btfids_report *
 	}
 	/* root may open anything O_RDWR; a file without write bits is still read-only */
 	if (writable && !(st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH))) {
-		btfids_err(r, e->path, "file is read-only (no write permission bit); "
-			   "make it writable or use -o FILE");
+		btfids_err(r, e->path, "file is read-only (no write permission bit); " WRITE_HINT);
 		return -EACCES;
 	}
 	e->file_size = st.st_size;
