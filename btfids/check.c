@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 
 #include "btfids.h"
+#include "btfids/cmdline.h"
 #include "btfids/findings.h"
 #include "btfids/fmodel.h"
 #include "btfids/kfunc.h"
@@ -913,7 +914,7 @@ static int parse_args(int argc, char **argv, struct check_opts *o,
 				optopt == OPT_SOURCE ? "a DIR" : "a FILE");
 			return -1;
 		default:
-			fprintf(stderr, "btfids check: unknown option %s\n", argv[optind - 1]);
+			btfids_unknown_option("btfids check", argv[optind - 1], long_opts);
 			return -1;
 		}
 	}

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "btfids.h"
+#include "btfids/cmdline.h"
 #include "btfids/fmodel.h"
 #include "btfids/kfunc.h"
 #include "btfids/layout.h"
@@ -418,7 +419,7 @@ static int parse_args(int argc, char **argv, struct dump_opts *o, enum btfids_fo
 				optopt == OPT_FORMAT ? "an FMT" : optopt == 'b' ? "a BASE" : "a FILE");
 			return -1;
 		default:
-			fprintf(stderr, "btfids dump: unknown option %s\n", argv[optind - 1]);
+			btfids_unknown_option("btfids dump", argv[optind - 1], long_opts);
 			return -1;
 		}
 	}

@@ -13,6 +13,7 @@
 
 #include "btfids.h"
 #include "btfids/report.h"
+#include "btfids/suggest.h"
 
 struct cmd {
 	const char *name;
@@ -28,22 +29,38 @@ static const struct cmd cmds[] = {
 	{ "models", do_models, btfids_models_usage, "print trampoline function models as JSON Lines" },
 };
 
+#define NR_CMDS	(sizeof(cmds) / sizeof(cmds[0]))
+
 static const struct cmd *find_cmd(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+	for (i = 0; i < NR_CMDS; i++)
 		if (!strcmp(name, cmds[i].name))
 			return &cmds[i];
 	return NULL;
 }
 
-static void list_verbs(FILE *f)
+/*
+ * After "no verb 'chek'": " (did you mean check? verbs: resolve check dump
+ * models help)", on @f
+ */
+static void list_verbs(FILE *f, const char *word)
 {
+	const char *names[NR_CMDS + 1], *like;
 	size_t i;
 
-	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		fprintf(f, " %s", cmds[i].name);
+	for (i = 0; i < NR_CMDS; i++)
+		names[i] = cmds[i].name;
+	names[NR_CMDS] = "help";
+	like = btfids_suggest_word(word, names, NR_CMDS + 1);
+	fputs(" (", f);
+	if (like)
+		fprintf(f, "did you mean %s? ", like);
+	fputs("verbs:", f);
+	for (i = 0; i <= NR_CMDS; i++)
+		fprintf(f, " %s", names[i]);
+	fputc(')', f);
 }
 
 /*
@@ -52,7 +69,7 @@ static void list_verbs(FILE *f)
  */
 static int do_help(int argc, char **argv)
 {
-	const char *verb = argc > 2 ? argv[2] : NULL;
+	const char *verb = argc > 2 && strcmp(argv[2], "help") ? argv[2] : NULL;
 	const struct cmd *c = verb ? find_cmd(verb) : NULL;
 	size_t i;
 
@@ -66,9 +83,9 @@ static int do_help(int argc, char **argv)
 		return BTFIDS_EXIT_OK;
 	}
 	if (verb) {
-		fprintf(stderr, "btfids help: no verb '%s' (verbs:", verb);
-		list_verbs(stderr);
-		fprintf(stderr, ")\n");
+		fprintf(stderr, "btfids help: no verb '%s'", verb);
+		list_verbs(stderr, verb);
+		fputc('\n', stderr);
 		btfids_try_help(NULL);
 		return BTFIDS_EXIT_BAD;
 	}
@@ -84,8 +101,9 @@ static int do_help(int argc, char **argv)
 	       "writes ELF.BTF_ids and ELF.BTF and leaves ELF as it is; no release found\n"
 	       "means 6.x. -v prints how each ELF was classified.\n\n"
 	       "Verbs (btfids help VERB, or btfids VERB --help, for each):\n");
-	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+	for (i = 0; i < NR_CMDS; i++)
 		printf("  %-10s %s\n", cmds[i].name, cmds[i].help);
+	printf("  %-10s %s\n", "help", "this overview, or a verb's options (help VERB)");
 	printf("\nExit status: resolve keeps the kernel tool's: 0 ok, 255 failure, 129 usage\n"
 	       "error. check, dump, models, help and a mistyped verb: 0 ok, 1 findings\n"
 	       "(check), 2 bad input or usage error.\n");
@@ -115,9 +133,9 @@ int main(int argc, char **argv)
 	 * rest is resolve's command line, the kernel tool's (129).
 	 */
 	if (argc > 2 && argv[1][0] != '-' && access(argv[1], F_OK)) {
-		fprintf(stderr, "btfids: '%s' is neither a verb nor a file (verbs:", argv[1]);
-		list_verbs(stderr);
-		fprintf(stderr, "); nothing was changed\n");
+		fprintf(stderr, "btfids: '%s' is neither a verb nor a file", argv[1]);
+		list_verbs(stderr, argv[1]);
+		fprintf(stderr, "; nothing was changed\n");
 		btfids_try_help(NULL);
 		return BTFIDS_EXIT_BAD;
 	}

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "btfids.h"
+#include "btfids/cmdline.h"
 #include "btfids/fmodel.h"
 #include "btfids/kfunc.h"
 #include "btfids/patch.h"
@@ -452,7 +453,9 @@ static int parse_args(int argc, char **argv, struct models_opts *o)
 					 optopt == 'b' ? "option %s needs a BASE" :
 					 "option %s needs a FILE", argv[optind - 1]);
 		default:
-			return usage_err("unknown option %s", argv[optind - 1]);
+			btfids_unknown_option("btfids models", argv[optind - 1], long_opts);
+			btfids_try_help("models");
+			return BTFIDS_EXIT_BAD;
 		}
 	}
 	if (argc - optind != 1)

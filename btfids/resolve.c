@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "btfids.h"
+#include "btfids/cmdline.h"
 #include "btfids/finalize.h"
 #include "btfids/kfunc.h"
 #include "btfids/lookup.h"
@@ -778,7 +779,7 @@ static int parse_args(int argc, char **argv, struct resolve_opts *o)
 				value_name(optopt));
 			return -1;
 		default:
-			fprintf(stderr, "btfids: unknown option %s\n", argv[optind - 1]);
+			btfids_unknown_option("btfids", argv[optind - 1], long_opts);
 			return -1;
 		}
 	}

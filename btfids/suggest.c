@@ -154,6 +154,25 @@ static unsigned int max_edits(size_t len)
 	return len <= 4 ? 1 : len <= 8 ? 2 : 3;
 }
 
+const char *btfids_suggest_word(const char *word, const char *const *words, size_t n)
+{
+	size_t len = strlen(word), i;
+	unsigned int max = max_edits(len), best = max + 1;
+	const char *found = NULL;
+
+	for (i = 0; i < n; i++) {
+		unsigned int d = osa_distance(word, len, words[i], strlen(words[i]), max);
+
+		if (!d)
+			return NULL;
+		if (d < best) {
+			best = d;
+			found = words[i];
+		}
+	}
+	return found;
+}
+
 static size_t common_prefix(const char *a, const char *b)
 {
 	size_t n = 0;

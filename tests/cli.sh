@@ -8,6 +8,8 @@
 # two lines, never the whole usage; an option without its value names the value
 # --help names (--kernel RELEASE); --distill_base in the 6.x flow is said
 # to be ignored (on Debian's 6.12 module, skipped without it).
+# Issue 54: a mistyped verb's did-you-mean, the verbs with help; an option
+# spelled with '-' for the kernel tool's '_' (every verb).
 # Ends with "cli: N passed, N failed".
 set -uo pipefail
 
@@ -69,7 +71,7 @@ usage() {	# WANT MESSAGE HELP ARGS...: HELP the Try line's command
 	fi
 }
 echo hello >"$tmp/text"
-usage 2 "btfids help: no verb 'chek' (verbs: resolve check dump models)" btfids help chek
+usage 2 "btfids help: no verb 'chek' (did you mean check? verbs: resolve check dump models help)" btfids help chek
 usage 2 "btfids help: one VERB at a time" btfids help check dump
 usage 2 "btfids: 'chek' is neither a verb nor a file" btfids chek "$tmp/text" "$tmp/text"
 usage 129 "btfids: unknown option --chek" btfids --chek
@@ -85,6 +87,30 @@ done
 usage 2 "btfids check: unknown format 'xml'" "btfids check" check --format=xml "$tmp/text"
 usage 2 "btfids models: unknown --arch vax" "btfids models" models --all --arch vax "$tmp/text"
 usage 2 "btfids models: --kernel only with --all" "btfids models" models --kernel 7.3 "$tmp/text"
+# issue 54: did-you-mean for a verb, and for an option's '-' against '_'
+usage 2 "btfids help: no verb 'dmup' (did you mean dump? verbs: resolve check dump models help)" btfids help dmup
+usage 2 "btfids: 'chek' is neither a verb nor a file (did you mean check? verbs: resolve check dump models help); nothing was changed" \
+	btfids chek "$tmp/text" "$tmp/text"
+usage 2 "btfids: 'model' is neither a verb nor a file (did you mean models? " btfids model "$tmp/text" "$tmp/text"
+usage 129 "btfids: unknown option --fatal-warnings (did you mean --fatal_warnings? the kernel tool's spellings use '_')" \
+	btfids --fatal-warnings "$tmp/text"
+usage 129 "btfids: unknown option --btf-base (did you mean --btf_base? the kernel tool's spellings use '_')" \
+	btfids resolve --btf-base "$tmp/text" "$tmp/text"
+usage 129 "btfids: unknown option --distill-b (did you mean --distill_base? the kernel tool's spellings use '_')" \
+	btfids --distill-b "$tmp/text"
+usage 129 "btfids: unknown option --no_fail (did you mean --no-fail?)" btfids --no_fail "$tmp/text"
+for v in check dump models; do
+	usage 2 "btfids $v: unknown option --btf-base=x (did you mean --btf_base? the kernel tool's spellings use '_')" \
+		"btfids $v" "$v" --btf-base=x "$tmp/text"
+done
+usage 2 "btfids models: unknown option --verdict-s (did you mean --verdicts?)" "btfids models" models --verdict-s "$tmp/text"
+"$B" help help >"$tmp/out" 2>&1; rc=$?
+if [ $rc = 0 ] && grep -q "^  help  *this overview" "$tmp/out" && "$B" help | cmp -s - "$tmp/out"; then
+	ok "btfids help help: the overview, exit 0, help among the verbs"
+else
+	bad "btfids help help: exit $rc: $(head -2 "$tmp/out" | tr '\n' '|')"
+fi
+
 # a nonexistent file is bad input, not a mistyped verb, when it is alone
 status_mistyped=$("$B" chek 2>&1 >/dev/null; echo "rc=$?")
 if [ "${status_mistyped##*rc=}" = 255 ] && echo "$status_mistyped" | grep -q "^FAILED chek: "; then

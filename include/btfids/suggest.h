@@ -59,4 +59,12 @@ void btfids_names_free(struct btfids_names *ix);
 size_t btfids_suggest(const struct btfids_names *ix, enum btfids_kind kind,
 		      const char *name, struct btfids_suggestion *out);
 
+/*
+ * The first of @words (@n of them) fewest edits from @word, within the
+ * bound above (1 edit up to 4 characters, 2 up to 8, else 3): a mistyped
+ * verb's or option's did-you-mean. NULL when none is that close, or when
+ * @word is one of them.
+ */
+const char *btfids_suggest_word(const char *word, const char *const *words, size_t n);
+
 #endif /* _BTFIDS_SUGGEST_H */
