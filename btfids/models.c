@@ -56,18 +56,22 @@ void btfids_models_usage(FILE *f)
 		"  -a, --all             every FUNC of FILE's BTF (ELF with .BTF, or raw BTF)\n"
 		"      --arch NAME       target for raw BTF: x86_64 arm64 s390x riscv64\n"
 		"                        loongarch64 powerpc64 powerpc64le i386 arm mips\n"
-		"                        powerpc riscv32 (for an ELF: overrides e_machine)\n"
-		"      --kernel RELEASE  the rules of that kernel, 6.1 on (default: the release\n"
-		"                        the ELF says, else the newest, v6.18's)\n"
+		"                        powerpc riscv32 (for an ELF: overrides e_machine;\n"
+		"                        another machine than the ELF's gets no verdicts)\n"
+		"      --kernel RELEASE  the rules of that kernel, 6.1 to 7.3 (default: the\n"
+		"                        release the ELF says; none found: v6.18's models,\n"
+		"                        the newest verdicts)\n"
 		"  -b, --btf_base BASE   base BTF when FILE's BTF is split (a module); a vmlinux\n"
 		"                        is read on its own BTF\n"
 		"      --btf BTF         a v2 table's BTF (raw or ELF): names, crc32; needed\n"
 		"                        for a raw FILE.BTF_tramp\n"
 		"  -f, --func PATTERN    only the functions whose name matches PATTERN (a shell\n"
 		"                        glob: bpf_iter_*, vfs_read)\n"
-		"      --verdicts        with --all on a vmlinux: each function's attach verdicts\n"
-		"                        (fentry, fexit, fmod_ret: taken, or refused with the\n"
-		"                        kernel's reason, errno and step; x86_64)\n"
+		"      --verdicts        with --all on an x86_64, arm64 or s390x vmlinux, by\n"
+		"                        its own machine's rules: each function's attach\n"
+		"                        verdicts, taken or refused with the kernel's reason,\n"
+		"                        errno and step: fentry, fexit, fmod_ret; x86_64 from\n"
+		"                        7.2 on also fentry.multi, fexit.multi (tracing_multi)\n"
 		"      --taken TYPE      only the functions an attach of TYPE takes (fentry,\n"
 		"                        fexit, fmod_ret, fentry.multi, fexit.multi): --all\n"
 		"                        --verdicts's, or a version 3 table's (on a running\n"
@@ -85,7 +89,7 @@ void btfids_models_usage(FILE *f)
 struct models_opts {
 	const char *arch;	/* --arch */
 	const char *kernel_str;	/* --kernel */
-	unsigned int kernel;	/* its BTFIDS_KERNEL(); 0: the ELF's, else the newest */
+	unsigned int kernel;	/* its BTFIDS_KERNEL(); 0: the ELF's, else none (fmodel.h) */
 	const char *base;	/* -b */
 	const char *btf;	/* --btf */
 	const char *func;	/* --func */
@@ -98,7 +102,7 @@ struct models_opts {
 
 /*
  * The kernel @e was built from (srctree.h) into *kernel and what said it
- * into @from, both left as they are when none is found (the newest rules);
+ * into @from, both left as they are when none is found (fmodel.h's 0);
  * fails when its debug info names two.
  */
 static int elf_kernel(const struct btfids_elf *e, unsigned int *kernel, char *from,
@@ -137,7 +141,7 @@ static void say_rules(const struct models_opts *o, const char *path,
 		      const struct btfids_tramp_rules *ru, const char *from, bool own_base)
 {
 	unsigned int k = ru->a.kernel;
-	char rel[256] = "the newest kernel's (no release found)";
+	char rel[256] = "v6.18's (no release found; the verdicts: the newest kernel's)";
 
 	if (!o->verbose)
 		return;
@@ -157,6 +161,32 @@ static void btf_fail(const char *path, int err, bool based, struct btfids_report
 
 	btfids_err(r, path, "cannot read BTF: %s%s", btfids_btf_strerror(err, msg, sizeof(msg)),
 		   based ? "" : " (a module's BTF is split: name its base with -b vmlinux)");
+}
+
+/*
+ * Verdicts are read from the ELF's own code (its symbols, ftrace sites,
+ * alternatives: verdict.h) by its own machine's rules: --arch naming
+ * another machine gets none, and a warning that says so.
+ */
+static bool own_arch(const struct models_opts *o, const struct btfids_elf *e,
+		     struct btfids_report *r)
+{
+	struct btfids_target_arch a, own;
+	char mach[32];
+
+	if (!o->arch)
+		return true;
+	btfids_arch_from_name(o->arch, &a);	/* checked by parse_args() */
+	btfids_arch_from_elf(e->machine, e->elf_class, &own);
+	if (a.machine == own.machine && a.ptr_size == own.ptr_size)
+		return true;
+	if (own.arch != BTFIDS_ARCH_NONE)
+		snprintf(mach, sizeof(mach), "%s", own.name);
+	else
+		snprintf(mach, sizeof(mach), "e_machine %u", own.machine);
+	btfids_warn(r, "%s: no attach verdicts: --arch %s is not its machine, %s (verdicts are read from the ELF's own code)",
+		    e->path, o->arch, mach);
+	return false;
 }
 
 /*
@@ -181,7 +211,7 @@ static int models_elf(struct models_opts *o, const char *path, struct btfids_elf
 	/* verdicts for a vmlinux only: a module's functions are another story */
 	if (!err && o->verdicts && e->type == ET_REL) {
 		btfids_warn(r, "%s: no attach verdicts: a module (verdicts are a vmlinux's)", path);
-	} else if (!err && o->verdicts) {
+	} else if (!err && o->verdicts && own_arch(o, e, r)) {
 		err = btfids_attach_info_read(e, NULL, *kernel, ai, r);
 		err = err > 0 ? 0 : err;
 	}
