@@ -8,8 +8,14 @@
 # two lines, never the whole usage; an option without its value names the value
 # --help names (--kernel RELEASE); --distill_base in the 6.x flow is said
 # to be ignored (on Debian's 6.12 module, skipped without it).
-# Issue 54: a mistyped verb's did-you-mean, the verbs with help; an option
-# spelled with '-' for the kernel tool's '_' (every verb).
+# Issue 54's messages: a mistyped verb's did-you-mean, the verbs with help;
+# an option spelled with '-' for the kernel tool's '_' (every verb); a
+# read-only file refused alike for its owner and root, with the way out;
+# the README's check line away from a kernel tree; models --help, its man
+# page and the README agree on the verdicts' machines and types, and
+# --arch another machine gives none (on Debian's 7.2 vmlinux); make
+# without a libbpf source and .ci/libbpf-src run by a user name the recipe
+# that works.
 # Ends with "cli: N passed, N failed".
 set -uo pipefail
 
@@ -166,6 +172,121 @@ else
 	bad "models --all on an ELF without .BTF: exit $rc: $(head -1 "$tmp/err")"
 fi
 valname "option -b needs a BASE" models --all "$tmp/text" -b
+
+# a read-only file (issue 54): its owner (who cannot open it for writing)
+# and root (who can) get one line, and the way out; another user's file
+# too. A 6.x ELF (no release: /bin/true), resolved in place
+readonly_file() {	# WHO MESSAGE RUN...: RUN (a command prefix) resolves $ro/f
+	local who=$1 msg=$2 rc
+	shift 2
+	"$@" "$B" "$ro/f" >/dev/null 2>"$tmp/err"; rc=$?
+	if [ $rc = 255 ] && [ "$(grep -c . "$tmp/err")" = 1 ] && grep -qF "FAILED $ro/f: $msg" "$tmp/err" &&
+	   cmp -s "$ro/f" /bin/true; then
+		ok "a read-only file, $who: exit 255, $(sed "s|$ro/||" "$tmp/err")"
+	else
+		bad "a read-only file, $who: exit $rc (want 255): $(head -2 "$tmp/err" | tr '\n' '|')"
+	fi
+}
+ro=$(mktemp -d /tmp/btfids-cli-ro.XXXXXX)
+chmod 755 "$ro"
+cp /bin/true "$ro/f" && chmod 444 "$ro/f"
+noroot="file is read-only (no write permission bit); make it writable or use -o FILE"
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	user=(setpriv --reuid=nobody --regid=nogroup --clear-groups)
+	readonly_file root "$noroot" env
+	chown nobody "$ro/f"
+	readonly_file "its owner (nobody)" "$noroot" "${user[@]}"
+	chown root "$ro/f" && chmod 644 "$ro/f"
+	readonly_file "another user's (root's, 0644), for nobody" \
+		"cannot open for writing: Permission denied; make it writable or use -o FILE" "${user[@]}"
+else
+	readonly_file "its owner ($(id -un))" "$noroot" env
+	echo "cli: a read-only file for root skipped (not root)"
+fi
+rm -rf "$ro"
+
+# the README's check line away from a kernel tree (issue 54: the quick
+# start now says where it runs; tests/quickstart.sh runs it there)
+mkdir -p "$tmp/notree"
+(cd "$tmp/notree" && "$B" check -b vmlinux vmlinux) >/dev/null 2>"$tmp/err"; rc=$?
+if [ $rc = 2 ] && [ "$(cat "$tmp/err")" = "FAILED vmlinux: cannot load base BTF: No such file or directory" ]; then
+	ok "btfids check -b vmlinux vmlinux outside a kernel tree: exit 2, $(cat "$tmp/err")"
+else
+	bad "btfids check -b vmlinux vmlinux outside a kernel tree: exit $rc: $(head -2 "$tmp/err" | tr '\n' '|')"
+fi
+
+# --verdicts (issue 54): models --help, its man page and the README name
+# the same machines and the five types, which on which machine; no
+# "newest, v6.18's" left
+h=$("$B" models --help | tr -s ' \n' '  ')
+m=$(tr -s ' \n' '  ' <man/btfids-models.1.scd | sed 's/\*//g')
+r=$(tr -s ' \n' '  ' <README.md | sed 's/`//g')
+for where in help man README; do
+	case $where in help) t=$h ;; man) t=$m ;; README) t=$r ;; esac
+	miss=""
+	for w in "x86_64, arm64 or s390x" fentry fexit fmod_ret "x86_64 from 7.2 on also" fentry.multi fexit.multi; do
+		[ "$where" = man ] && [ "$w" = "x86_64 from 7.2 on also" ] && w="on x86_64 from 7.2 on"
+		case $t in *"$w"*) ;; *) miss="$miss '$w'" ;; esac
+	done
+	case $t in *"newest, v6.18"*) miss="$miss (says 'newest, v6.18')" ;; esac
+	if [ -z "$miss" ]; then ok "--verdicts in $where: x86_64, arm64 or s390x; fentry, fexit, fmod_ret; fentry.multi, fexit.multi on x86_64 from 7.2"; else
+		bad "--verdicts in $where: missing$miss"; fi
+done
+# --arch: verdicts only for the ELF's own machine
+v7=$K/amd64-7/vmlinux
+if [ -f "$v7" ]; then
+	for a in x86_64 arm64 riscv64; do
+		"$B" models --all --verdicts --arch $a --func do_exit "$v7" >"$tmp/out" 2>"$tmp/err"; rc=$?
+		types=$(grep -o '"fentry\.multi"\|"fexit\.multi"\|"fentry"\|"fexit"\|"fmod_ret"' "$tmp/out" | tr -d '"' | tr '\n' ' ')
+		if [ $a = x86_64 ]; then
+			if [ $rc = 0 ] && [ ! -s "$tmp/err" ] && [ "$types" = "fentry fexit fmod_ret fentry.multi fexit.multi " ]; then
+				ok "models --verdicts --arch x86_64 on Debian's amd64 7.2 vmlinux: its own machine, five types: $types"
+			else
+				bad "models --verdicts --arch x86_64: exit $rc, types '$types': $(head -1 "$tmp/err")"
+			fi
+		elif [ $rc = 0 ] && [ -z "$types" ] && grep -q '"name":"do_exit"' "$tmp/out" &&
+		     [ "$(grep -c . "$tmp/err")" = 1 ] &&
+		     grep -qF "WARN: $v7: no attach verdicts: --arch $a is not its machine, x86_64 (verdicts are read from the ELF's own code)" "$tmp/err"; then
+			ok "models --verdicts --arch $a on an x86_64 vmlinux: the models, no verdicts, one line: $(sed "s|$K/||" "$tmp/err")"
+		else
+			bad "models --verdicts --arch $a on an x86_64 vmlinux: exit $rc, types '$types': $(head -2 "$tmp/err" | tr '\n' '|')"
+		fi
+	done
+	"$B" models --all --taken fentry --arch arm64 "$v7" >"$tmp/out" 2>"$tmp/err"; rc=$?
+	if [ $rc = 2 ] && [ ! -s "$tmp/out" ] && grep -q "^FAILED $v7: --taken fentry: no attach verdicts" "$tmp/err"; then
+		ok "models --taken fentry --arch arm64 on an x86_64 vmlinux: exit 2, no verdicts to take from"
+	else
+		bad "models --taken fentry --arch arm64: exit $rc: $(tail -1 "$tmp/err")"
+	fi
+else
+	echo "cli: models --arch against the ELF's machine skipped (no Debian 7.2 vmlinux in $K: $R/fetch-kernels)"
+fi
+
+# no libbpf source (issue 54): make, and .ci/libbpf-src run by a user,
+# name the recipe that works (btf-uapi-check alone: nothing is built)
+make -s -C "$top" --no-print-directory LIBBPF_SRC="$tmp/nosuch" btf-uapi-check >"$tmp/out" 2>&1; rc=$?
+recipe="root runs BTFIDS_LIBBPF_SRC=/srv/libbpf-src .ci/libbpf-src, then make LIBBPF_SRC=/srv/libbpf-src"
+if [ $rc != 0 ] && grep -qF "make: no libbpf source in $tmp/nosuch: make LIBBPF_SRC=<a 7.x kernel tree>; or $recipe" "$tmp/out"; then
+	ok "make without a libbpf source: exit $rc, the recipe named"
+else
+	bad "make without a libbpf source: exit $rc: $(head -2 "$tmp/out" | tr '\n' '|')"
+fi
+mkdir -p "$tmp/home" && chmod 755 "$tmp" "$tmp/home"
+lsrc=(env HOME="$tmp/home" XDG_CACHE_HOME= BTFIDS_LIBBPF_SRC= BTFIDS_KBUILD="$tmp/home/kb" "$top/.ci/libbpf-src")
+rc=skipped
+if [ "$(id -u)" != 0 ]; then
+	"${lsrc[@]}" >"$tmp/out" 2>&1; rc=$?
+elif command -v setpriv >/dev/null; then	# root would download
+	setpriv --reuid=nobody --regid=nogroup --clear-groups "${lsrc[@]}" >"$tmp/out" 2>&1; rc=$?
+fi
+if [ $rc = skipped ]; then
+	echo "cli: .ci/libbpf-src as a user skipped (root, and no setpriv)"
+elif [ $rc = 1 ] && [ "$(grep -c . "$tmp/out")" = 1 ] &&
+     grep -qF "libbpf-src: no 7.x kernel tree here, and only root downloads linux-source-7.x: as root run BTFIDS_LIBBPF_SRC=/srv/libbpf-src $top/.ci/libbpf-src, then make LIBBPF_SRC=/srv/libbpf-src" "$tmp/out"; then
+	ok ".ci/libbpf-src as a user without a tree: exit 1, one line, the recipe (not 'run as root')"
+else
+	bad ".ci/libbpf-src as a user: exit $rc: $(head -3 "$tmp/out" | tr '\n' '|')"
+fi
 
 # --distill_base in the 6.x flow: said, once, and the module as before
 m=$K/amd64-6.12/modules/tcp_bbr.ko
