@@ -291,6 +291,9 @@ static int models_all(struct models_opts *o, const char *path)
 	} else if (!o->arch) {
 		btfids_err(r, path, "raw BTF: --arch NAME is required");
 		return -EINVAL;
+	} else if (o->verdicts) {
+		btfids_warn(r, "%s: no attach verdicts: raw BTF (verdicts are read from a vmlinux's own code)",
+			    path);
 	}
 	if (o->arch)
 		btfids_arch_from_name(o->arch, &ru.a);	/* checked by do_models() */

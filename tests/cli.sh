@@ -262,6 +262,20 @@ else
 	echo "cli: models --arch against the ELF's machine skipped (no Debian 7.2 vmlinux in $K: $R/fetch-kernels)"
 fi
 
+# raw BTF holds no code to judge: the models, and a warning that says so
+raw=/sys/kernel/btf/vmlinux
+if [ -r "$raw" ]; then
+	"$B" models --all --verdicts --arch x86_64 --func do_exit "$raw" >"$tmp/out" 2>"$tmp/err"; rc=$?
+	if [ $rc = 0 ] && ! grep -q '"verdicts"' "$tmp/out" && [ "$(grep -c . "$tmp/err")" = 1 ] &&
+	   grep -qF "WARN: $raw: no attach verdicts: raw BTF" "$tmp/err"; then
+		ok "models --verdicts on raw BTF: no verdicts, $(cat "$tmp/err")"
+	else
+		bad "models --verdicts on raw BTF: exit $rc: $(head -2 "$tmp/err" | tr '\n' '|')"
+	fi
+else
+	echo "cli: models --verdicts on raw BTF skipped (no $raw)"
+fi
+
 # no libbpf source (issue 54): make, and .ci/libbpf-src run by a user,
 # name the recipe that works (btf-uapi-check alone: nothing is built)
 make -s -C "$top" --no-print-directory LIBBPF_SRC="$tmp/nosuch" btf-uapi-check >"$tmp/out" 2>&1; rc=$?
