@@ -278,7 +278,7 @@ static int patch_ids(struct resolve_opts *o, struct run *u)
 	return err;
 }
 
-/* The kernel whose model rules the tables follow: the release, or the newest. */
+/* The kernel whose model rules the tables follow: the release, or none (0: v6.18's, fmodel.h) */
 static unsigned int release_rules(const struct run *u)
 {
 	return u->rel.from ? BTFIDS_KERNEL(u->rel.major, u->rel.minor) : 0;
@@ -355,7 +355,7 @@ static int build_tramp2(struct resolve_opts *o, struct run *u)
 			   u->e.path, t->version, u->tramp2_why, t->nr_funcs, t->nr_classes,
 			   t->nr_verdicts, t->size,
 			   t->nr_funcs ? (double)t->size / t->nr_funcs : 0.0, ru.a.name,
-			   u->rel.from ? u->rel.text : "the newest");
+			   u->rel.from ? u->rel.text : "no release found: v6.18's");
 	btfids_attach_info_free(ai);
 	btfids_tramp_rules_free(&ru);
 	return err;
