@@ -209,6 +209,35 @@ static int read_at(const struct btfids_elf *e, uint64_t addr, void *buf, size_t 
 }
 
 /*
+ * The names kallsyms never sees: scripts/link-vmlinux.sh feeds it `nm -n`
+ * through scripts/mksysmap (7.3's), which drops ARM's mapping symbols
+ * ($x, $d: nm itself hides them), local labels, the EFI stub's and the
+ * position-independent code's aliases, CFI type ids, the modversions and
+ * export strings, device tables and veneers.
+ */
+static bool mksysmap_drops(const char *name)
+{
+	static const char *const prefix[] = {
+		"$", ".L", "__efistub_", "__pi_$", "__pi_.L", "__kvm_nvhe_$", "__kvm_nvhe_.L",
+		"__kcfi_typeid_", "__kvm_nvhe___kcfi_typeid_", "__pi___kcfi_typeid_", "__crc_",
+		"__kstrtab_", "__kstrtabns_", "__mod_device_table__", "__UNIQUE_ID_modinfo_",
+	};
+	static const char *const suffix[] = { "_from_arm", "_from_thumb", "_veneer" };
+	size_t i, n = strlen(name), k;
+
+	for (i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)
+		if (!strncmp(name, prefix[i], strlen(prefix[i])))
+			return true;
+	for (i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++) {
+		k = strlen(suffix[i]);
+		if (n >= k && !strcmp(name + n - k, suffix[i]))
+			return true;
+	}
+	return strstr(name, "Thunk_") || strstr(name, ".long_branch.") ||
+	       strstr(name, ".plt_branch.") || !strcmp(name, "L0");
+}
+
+/*
  * Without CONFIG_KALLSYMS_ALL (scripts/kallsyms.c, no --all-symbols),
  * kallsyms keeps only the symbols in [_stext, _etext] and [_sinittext,
  * _einittext]: exit text, for one, has no address. The config is not in
@@ -285,7 +314,7 @@ static bool all_symbols(const struct btfids_elf *e, const struct btfids_attach_i
 	for (i = 1; i < e->nr_syms; i++) {
 		if (btfids_elf_sym(e, i, &sym, &shndx, &name) || shndx == SHN_UNDEF ||
 		    shndx == SHN_ABS || !name[0] || GELF_ST_TYPE(sym.st_info) == STT_SECTION ||
-		    GELF_ST_TYPE(sym.st_info) == STT_FILE)
+		    GELF_ST_TYPE(sym.st_info) == STT_FILE || mksysmap_drops(name))
 			continue;
 		all++;
 	}
@@ -319,7 +348,7 @@ static int read_ksyms(const struct btfids_elf *e, struct btfids_attach_info *ai)
 		if (btfids_elf_sym(e, i, &sym, &shndx, &name) || shndx == SHN_UNDEF ||
 		    shndx >= nsec || !exec[shndx] || !name[0] ||
 		    GELF_ST_TYPE(sym.st_info) == STT_SECTION ||
-		    GELF_ST_TYPE(sym.st_info) == STT_FILE || !strncmp(name, ".L", 2))
+		    GELF_ST_TYPE(sym.st_info) == STT_FILE || mksysmap_drops(name))
 			continue;
 		ai->by_addr[n].addr = sym.st_value;
 		ai->by_addr[n++].name = name;

@@ -13,9 +13,10 @@ config (Debian's, tests/fetch-6.1) instead:
     arch/arm64/kernel/ftrace.c from 6.4): DYNAMIC_FTRACE_WITH_CALL_OPS:
     entry + 8, + 4 over a BTI when ARM64_BTI_KERNEL, + 4;
     DYNAMIC_FTRACE_WITH_REGS or _ARGS alone: entry + 4;
-  - kallsyms: the symbols of executable sections (all of them with
-    KALLSYMS_ALL, else those in [_stext, _etext) and [_sinittext,
-    _einittext)), a name's lowest address, a function's size up to the next
+  - kallsyms: the symbols of executable sections that scripts/mksysmap's
+    sed lines keep (mapping symbols $x/$d, local labels, __crc_ and the
+    like go), all of them with KALLSYMS_ALL, else those in [_stext,
+    _etext) and [_sinittext, _einittext); a name's lowest address, a function's size up to the next
     symbol (kallsyms_lookup_size_offset()); ftrace_location() wants a
     record in it, none left in [__init_begin, __init_end) after boot;
   - register_fentry() (kernel/bpf/trampoline.c): a record and no
@@ -29,6 +30,7 @@ T taken, D differ" and exits 1 when any differ (the first few listed).
 """
 import bisect
 import json
+import re
 import os
 import struct
 import sys
@@ -41,6 +43,14 @@ import btfids_elf  # noqa: E402
 SHT_PROGBITS, SHT_RELA = 1, 4
 SHF_ALLOC, SHF_EXECINSTR = 0x2, 0x4
 R_AARCH64_RELATIVE = 1027
+
+
+# scripts/mksysmap (7.3): the names link-vmlinux.sh keeps from kallsyms
+MKSYSMAP = re.compile(r'^(\$|\.L|__efistub_|__pi_\$|__pi_\.L|__kvm_nvhe_\$|__kvm_nvhe_\.L|'
+                      r'__kcfi_typeid_|__kvm_nvhe___kcfi_typeid_|__pi___kcfi_typeid_|__crc_|'
+                      r'__kstrtab_|__kstrtabns_|__mod_device_table__|__UNIQUE_ID_modinfo_[0-9]*$|L0$)'
+                      r'|__[A-Za-z0-9]*Thunk_|_from_arm$|_from_thumb$|_veneer$|'
+                      r'\.long_branch\.|\.plt_branch\.')
 
 
 def config(path):
@@ -88,7 +98,7 @@ def main():
     ksyms, every = {}, set()
     for s in syms:
         t = s['info'] & 0xf
-        if s['shndx'] not in execs or not s['name'] or t in (3, 4) or s['name'].startswith('.L'):
+        if s['shndx'] not in execs or not s['name'] or t in (3, 4) or MKSYSMAP.search(s['name']):
             continue
         if 'KALLSYMS_ALL' not in cfg and not any(a <= s['value'] < b for a, b in ranges):
             continue

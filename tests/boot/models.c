@@ -336,11 +336,104 @@ static uint64_t sym_start(uint64_t ip)
 	return lo ? text_starts[lo - 1] : 0;
 }
 
+/* The kallsyms entries of @name (sorted by name, then address): the first, and how many */
+static struct ksym_addr *ksyms_named(const char *name, size_t *n)
+{
+	struct ksym_addr key = { 0 }, *k;
+
+	snprintf(key.name, sizeof(key.name), "%s", name);
+	k = by_name ? bsearch(&key, by_name, nr_by_name, sizeof(*by_name), cmp_ksym_name) : NULL;
+	while (k && k > by_name && !strcmp(k[-1].name, name))
+		k--;
+	for (*n = 0; k && k + *n < by_name + nr_by_name && !strcmp(k[*n].name, name); (*n)++)
+		;
+	return k;
+}
+
+/*
+ * Before 6.5 (no available_filter_functions_addrs): available_filter_functions
+ * names the symbol of each record (vmlinux's: a module's end in " [mod]"),
+ * so every address kallsyms has for a listed name is a function with a
+ * record (an alias, two names at one address, is found through either).
+ * A name at more addresses than it is listed is undecided: which of them
+ * has the record, the names cannot say.
+ */
+static char **undecided;	/* sorted */
+static size_t nr_undecided;
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void read_site_names(size_t *cap)
+{
+	size_t i, j, n, nr = 0, lcap = 0, ucap = 0;
+	char line[256], **names = NULL;
+	struct ksym_addr *k;
+	FILE *f = fopen("/sys/kernel/tracing/available_filter_functions", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		if (strchr(line, ' ') || !line[0])
+			continue;
+		names = grow(names, &lcap, nr, sizeof(*names));
+		if (!names || !(names[nr] = strdup(line)))
+			break;
+		nr++;
+	}
+	if (f)
+		fclose(f);
+	if (names)
+		qsort(names, nr, sizeof(*names), cmp_str);
+	/* each name once: its addresses have records; listed fewer times, undecided */
+	for (i = 0; i < nr; i = j) {
+		for (j = i + 1; j < nr && !strcmp(names[j], names[i]); j++)
+			;
+		k = ksyms_named(names[i], &n);
+		for (size_t a = 0; k && a < n; a++) {
+			site_funcs = grow(site_funcs, cap, nr_site_funcs, sizeof(*site_funcs));
+			if (!site_funcs)
+				return;
+			site_funcs[nr_site_funcs++] = k[a].addr;
+		}
+		if (n > j - i) {
+			undecided = grow(undecided, &ucap, nr_undecided, sizeof(*undecided));
+			if (undecided)
+				undecided[nr_undecided++] = names[i];
+		}
+	}
+}
+
+/* @name's record cannot be told from the names alone (read_site_names()) */
+static inline bool site_undecided(const char *name)
+{
+	return undecided && bsearch(&name, undecided, nr_undecided, sizeof(*undecided), cmp_str);
+}
+#endif
+
+static int undecided_judged;	/* verdicts taken either way: "site-undecided" */
+
+/*
+ * "site-undecided": the kernel's ENOTSUPP at attach is either arm64 reason
+ * (the names could not say which); the verdict's, when it is one of them
+ */
+static void undecided_as(struct verdict *v, const char *reason, const char *err, const char *step)
+{
+	if (!v->reason || strcmp(v->reason, "site-undecided") || strcmp(v->err, err) ||
+	    strcmp(v->step, step) ||
+	    (strcmp(reason, "no-ftrace-site") && strcmp(reason, "no-direct-call")))
+		return;
+	v->reason = reason;
+	undecided_judged++;
+}
+#if defined(__aarch64__) || defined(__s390x__)
+
 /*
  * The function kallsyms_lookup_name(@name) gives (its lowest address)
  * has an ftrace record now: available_filter_functions_addrs, each record
  * mapped to the symbol it is in (by address: two static functions of one
- * name are told apart)
+ * name are told apart); before 6.5, available_filter_functions by name
  */
 static bool at_site(const char *name)
 {
@@ -365,6 +458,8 @@ static bool at_site(const char *name)
 		}
 		if (f)
 			fclose(f);
+		else if (text_starts)
+			read_site_names(&cap);
 		if (site_funcs)
 			qsort(site_funcs, nr_site_funcs, sizeof(*site_funcs), cmp_u64);
 	}
@@ -378,6 +473,43 @@ static bool at_site(const char *name)
 }
 #endif
 
+#if defined(__aarch64__)
+/*
+ * Whether this kernel has ftrace direct calls (register_fentry() needs
+ * them for a function with an ftrace record: arm64 before 6.4 has none):
+ * an fentry program that reads nothing, on the first of a few everyday
+ * functions the kernel has a record of; 1 when it attaches or the probe
+ * cannot tell, 0 when it is ENOTSUPP
+ */
+static int direct_calls = 1;
+
+static void probe_direct_calls(const struct btf *btf)
+{
+	static const char *const names[] = { "vfs_read", "vfs_write", "do_sys_openat2" };
+	const struct bpf_insn insn[] = { MOV_IMM(BPF_REG_0, 0), EXIT() };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		int id = btf__find_by_name_kind(btf, names[i], BTF_KIND_FUNC), fd, lfd, err;
+
+		if (id <= 0 || !at_site(names[i]))
+			continue;
+		fd = load_fentry(id, insn, 2, false);
+		if (fd < 0)
+			continue;
+		lfd = bpf_raw_tracepoint_open(NULL, fd);
+		err = errno;
+		close(fd);
+		if (lfd >= 0)
+			close(lfd);
+		direct_calls = !(lfd < 0 && err == ENOTSUPP);
+		printf("boot: models: ftrace direct calls: %s (an empty fentry program on %s: %s)\n",
+		       direct_calls ? "yes" : "no", names[i], lfd >= 0 ? "attached" : strerror(err));
+		return;
+	}
+}
+#endif
+
 /* name a failed attach by its errno (bpf_trampoline_update(), register_fentry()) */
 static void attach_refusal(int err, const struct boot_model *m, struct verdict *v)
 {
@@ -386,10 +518,17 @@ static void attach_refusal(int err, const struct boot_model *m, struct verdict *
 	/*
 	 * arm64's bpf_arch_text_poke() pokes BPF text only: a function with
 	 * no ftrace record (none, or freed with init memory) is ENOTSUPP too;
-	 * the kernel's list of records tells the two apart
+	 * the kernel's list of records tells the two apart. With a record, a
+	 * kernel without ftrace direct calls is ENOTSUPP as well (the probe)
 	 */
 	if (err == ENOTSUPP && m->attachable && !at_site(m->name)) {
-		said(v, "no-ftrace-site", "ENOTSUPP", "attach");
+		said(v, site_undecided(m->name) ? "site-undecided" : "no-ftrace-site", "ENOTSUPP",
+		     "attach");
+		return;
+	}
+	if (err == ENOTSUPP && m->attachable && !direct_calls) {
+		said(v, site_undecided(m->name) ? "site-undecided" : "no-direct-call", "ENOTSUPP",
+		     "attach");
 		return;
 	}
 #elif defined(__s390x__)
@@ -519,6 +658,7 @@ static void judge_more(const struct boot_model *m, struct type_count tc[2])
 		if (!strcmp(want[k][0], "cpu-alternative") &&
 		    (!strcmp(v.reason, "taken") || !strcmp(v.reason, "no-ftrace-site")))
 			said(&v, "cpu-alternative", want[k][1], want[k][2]);
+		undecided_as(&v, want[k][0], want[k][1], want[k][2]);
 		if (!strcmp(v.reason, want[k][0]) && !strcmp(v.err, want[k][1]) &&
 		    !strcmp(v.step, want[k][2])) {
 			tc[k].agree++;
@@ -548,6 +688,9 @@ void boot_models(const struct btf *vmlinux, const struct boot_model *m, int n, i
 		say("models FAILED (out of memory)");
 		return;
 	}
+#if defined(__aarch64__)
+	probe_direct_calls(vmlinux);
+#endif
 	for (i = 0; i < n; i++) {
 		if (i && i % 1000 == 0)
 			printf("boot: progress %d/%d, %.1f s\n", i, n, now() - t0);
@@ -577,6 +720,7 @@ void boot_models(const struct btf *vmlinux, const struct boot_model *m, int n, i
 		if (!strcmp(m[i].verdict, "cpu-alternative") &&
 		    (!strcmp(v.reason, "taken") || !strcmp(v.reason, "no-ftrace-site")))
 			said(&v, "cpu-alternative", m[i].verr, m[i].vstep);
+		undecided_as(&v, m[i].verdict, m[i].verr, m[i].vstep);
 		if (!strcmp(v.reason, m[i].verdict) && !strcmp(v.err, m[i].verr) &&
 		    !strcmp(v.step, m[i].vstep)) {
 			agree++;
@@ -602,6 +746,9 @@ void boot_models(const struct btf *vmlinux, const struct boot_model *m, int n, i
 	    i ? (now() - t0) * 1000 / i : 0);
 	say("models: seconds: load %.1f, attach %.1f, close %.1f, ctx past the args %.1f",
 	    t_load, t_attach, t_detach, t_beyond);
+	if (undecided_judged)
+		say("models: agree: %d of them a name at more addresses than its records, before 6.5 (no available_filter_functions_addrs): no-ftrace-site or no-direct-call, both ENOTSUPP",
+		    undecided_judged);
 	for (j = 0; j < nref; j++)
 		say("models: agree: %s: %d", ref[j].what, ref[j].n);
 	for (j = 0; j < nout; j++)
