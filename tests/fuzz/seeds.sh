@@ -18,7 +18,7 @@ fix=$top/tests/build/fixtures
 btfids=${BTFIDS:-$top/btfids/btfids}
 pack=$top/tests/fuzz/pack.py
 lds=$top/linker-scripts
-k7=${BTFIDS_KERNELS:-$HOME/.cache/btfids/kernels}/amd64-7
+k7=${BTFIDS_KERNELS:-${XDG_CACHE_HOME:-$HOME/.cache}/btfids/kernels}/amd64-7
 work=$dir/seedwork
 c=$dir/corpus
 rm -rf "$work" && mkdir -p "$work" "$c/resolve" "$c/flow7" "$c/patch" "$c/tramp"
