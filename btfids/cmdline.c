@@ -64,12 +64,46 @@ static const char *typo(const char *name, size_t len, const struct option *opts)
 	return btfids_suggest_word(word, names, n);
 }
 
+/*
+ * What getopt_long() refused in an option that exists: "--all=1", a value
+ * for one that takes none, or "--ver", the start of two or more; said in
+ * one line, true. False for anything else.
+ */
+static bool known_but(const char *prog, const char *arg, const struct option *opts)
+{
+	const char *name = arg + 2;
+	size_t len = strcspn(name, "="), i, n = 0;
+	char starts[256] = "";
+
+	for (i = 0; opts[i].name; i++) {
+		if (strncmp(opts[i].name, name, len))
+			continue;
+		if (strlen(opts[i].name) == len) {
+			if (name[len] != '=' || opts[i].has_arg != no_argument)
+				return false;
+			fprintf(stderr, "%s: option --%s takes no value (%s)\n", prog, opts[i].name,
+				arg);
+			return true;
+		}
+		if (strlen(starts) + strlen(opts[i].name) + 8 < sizeof(starts))
+			snprintf(starts + strlen(starts), sizeof(starts) - strlen(starts), "%s--%s",
+				 n ? ", " : "", opts[i].name);
+		n++;
+	}
+	if (n < 2)
+		return false;
+	fprintf(stderr, "%s: option %.*s is ambiguous: %s\n", prog, (int)len + 2, arg, starts);
+	return true;
+}
+
 void btfids_unknown_option(const char *prog, const char *arg, const struct option *opts)
 {
 	const char *name = arg + 2, *like = NULL;
 	size_t len = strcspn(name, "=");
 	bool dashes = false;
 
+	if (!strncmp(arg, "--", 2) && len && known_but(prog, arg, opts))
+		return;
 	if (!strncmp(arg, "--", 2) && len) {
 		like = dash_slip(name, len, opts);
 		dashes = like != NULL;

@@ -6,6 +6,7 @@
  * kernel's kallsyms), its ftrace sites, its error-injection list, its init
  * text bounds and the resolved .BTF_ids sets the verifier consults.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -52,8 +53,8 @@ enum arm64_layout {
 #define ARM64_DIRECT_ANY	BTFIDS_KERNEL(7, 3)	/* the oldest seen not to */
 
 /*
- * A word the kernel relocates at boot (a relocatable image: arm64's and
- * s390x's -pie): its address and the R_*_RELATIVE addend, the word's value
+ * A word the kernel relocates at boot (a relocatable image: arm64's -pie,
+ * s390x's before 6.10): its address and the R_*_RELATIVE addend, the word's value
  * at the link address. The file holds 0 there on arm64.
  */
 struct rel_word {
@@ -220,7 +221,7 @@ static bool mksysmap_drops(const char *name)
 	static const char *const prefix[] = {
 		"$", ".L", "__efistub_", "__pi_$", "__pi_.L", "__kvm_nvhe_$", "__kvm_nvhe_.L",
 		"__kcfi_typeid_", "__kvm_nvhe___kcfi_typeid_", "__pi___kcfi_typeid_", "__crc_",
-		"__kstrtab_", "__kstrtabns_", "__mod_device_table__", "__UNIQUE_ID_modinfo_",
+		"__kstrtab_", "__kstrtabns_", "__mod_device_table__",
 	};
 	static const char *const suffix[] = { "_from_arm", "_from_thumb", "_veneer" };
 	size_t i, n = strlen(name), k;
@@ -228,13 +229,22 @@ static bool mksysmap_drops(const char *name)
 	for (i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)
 		if (!strncmp(name, prefix[i], strlen(prefix[i])))
 			return true;
+	/* __UNIQUE_ID_modinfo_[0-9]*$ */
+	k = sizeof("__UNIQUE_ID_modinfo_") - 1;
+	if (!strncmp(name, "__UNIQUE_ID_modinfo_", k) && strspn(name + k, "0123456789") == n - k)
+		return true;
 	for (i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++) {
 		k = strlen(suffix[i]);
 		if (n >= k && !strcmp(name + n - k, suffix[i]))
 			return true;
 	}
-	return strstr(name, "Thunk_") || strstr(name, ".long_branch.") ||
-	       strstr(name, ".plt_branch.") || !strcmp(name, "L0");
+	if (!strncmp(name, "__", 2)) {	/* ^__[[:alnum:]]*Thunk_ */
+		for (k = 2; isalnum((unsigned char)name[k]); k++)
+			;
+		if (k >= 7 && !strncmp(name + k - 5, "Thunk_", 6))
+			return true;
+	}
+	return strstr(name, ".long_branch.") || strstr(name, ".plt_branch.") || !strcmp(name, "L0");
 }
 
 /*
@@ -494,7 +504,8 @@ static unsigned int relative_type(unsigned int machine)
 /*
  * The RELATIVE relocations of @e's allocated RELA sections (.rela.dyn of
  * a -pie vmlinux, which the kernel applies to itself at boot: arm64's
- * relocate_kernel(), s390x's), sorted by offset into @ai->rel
+ * relocate_kernel(), 6.1's s390x; later s390x links -no-pie), sorted by
+ * offset into @ai->rel
  */
 static int read_rel(const struct btfids_elf *e, struct btfids_attach_info *ai)
 {
@@ -508,9 +519,10 @@ static int read_rel(const struct btfids_elf *e, struct btfids_attach_info *ai)
 		size_t i, n;
 		struct rel_word *w;
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !(sh.sh_flags & SHF_ALLOC) ||
-		    !sh.sh_entsize)
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !(sh.sh_flags & SHF_ALLOC))
 			continue;
+		if (sh.sh_entsize != gelf_fsize(e->elf, ELF_T_RELA, 1, EV_CURRENT))
+			return -EINVAL;	/* not a RELA table libelf can read */
 		d = elf_getdata(scn, NULL);
 		if (!d)
 			return -EINVAL;
@@ -705,13 +717,21 @@ static uint64_t arm64_call_adjust(const struct btfids_attach_info *ai, enum arm6
  * arm64: the entries to records (ftrace_call_adjust()), and whether the
  * kernel has ftrace direct calls, which a trampoline on a kernel function
  * needs (register_fentry(): tr->fops; ARM64_DIRECT_OPS_ONLY above).
- * -EPROTO: a layout btfids does not know for the release (not judged).
+ * -EPROTO: a layout btfids does not know for the release; -ENOKEY: the
+ * entry layout where whether the release has direct calls without
+ * CALL_OPS is not known (between 6.12 and 7.3, or no release found).
+ * Neither is judged. No entry at all: no records, whatever the layout.
  */
 static int arm64_sites(struct btfids_attach_info *ai)
 {
-	enum arm64_layout layout = arm64_layout(ai);
+	enum arm64_layout layout;
 	size_t i, k = 0;
 
+	if (!ai->nr_sites) {
+		ai->direct = false;
+		return 0;
+	}
+	layout = arm64_layout(ai);
 	if (layout == ARM64_UNKNOWN)
 		return -EPROTO;
 	ai->layout = layout;
@@ -729,12 +749,12 @@ static int arm64_sites(struct btfids_attach_info *ai)
 		ai->direct = true;
 	else if (layout == ARM64_MCOUNT)
 		ai->direct = false;	/* DIRECT_CALLS needs DYNAMIC_FTRACE_WITH_ARGS */
-	else if (!ai->kernel || ai->kernel >= ARM64_DIRECT_ANY)
+	else if (ai->kernel >= ARM64_DIRECT_ANY)
 		ai->direct = true;
-	else if (ai->kernel <= ARM64_DIRECT_OPS_ONLY)
+	else if (ai->kernel && ai->kernel <= ARM64_DIRECT_OPS_ONLY)
 		ai->direct = false;
 	else
-		return -EPROTO;
+		return -ENOKEY;
 	return 0;
 }
 
@@ -919,16 +939,28 @@ int btfids_attach_info_read(const struct btfids_elf *e, const unsigned char *ids
 			return 1;
 		}
 	}
-	if (!err && ai->arm64 && arm64_sites(ai)) {
-		btfids_warn(r, "%s: no attach verdicts: its __mcount_loc entries are in no arm64 layout btfids knows for %s (ftrace_call_adjust(): verdict.h)",
-			    e->path, kernel ? "its release" : "the newest release");
-		btfids_attach_info_free(ai);
-		return 1;
+	if (!err && ai->arm64) {
+		int why = arm64_sites(ai);
+
+		if (why == -EPROTO)
+			btfids_warn(r, "%s: no attach verdicts: its __mcount_loc entries are in no arm64 layout btfids knows for %s (ftrace_call_adjust(): verdict.h)",
+				    e->path, kernel ? "its release" : "the newest release");
+		else if (why)
+			btfids_warn(r, "%s: no attach verdicts: arm64 without DYNAMIC_FTRACE_WITH_CALL_OPS has ftrace direct calls in 7.3, not in 6.12; %s (--kernel RELEASE)",
+				    e->path, kernel ? "its release lies between, where btfids does not know" :
+				    "no release found to tell which");
+		if (why) {
+			btfids_attach_info_free(ai);
+			return 1;
+		}
 	}
 	if (!err && !ai->arm64 && !ai->s390)	/* x86's alternatives: the others poke no nop */
 		err = read_alts(e, ai);
 	if (!err)
 		err = read_ei(e, ai);
+	free(ai->rel);		/* only the words read above needed it */
+	ai->rel = NULL;
+	ai->nr_rel = 0;
 	if (!err)
 		err = read_sets(e, ids, ai, r);
 	ai->init_begin = sym_value(ai, "__init_begin");
@@ -1255,7 +1287,8 @@ void btfids_verdict_put(const struct btfids_verdict v[BTFIDS_NR_ATTACH],
 	memset(out, 0, sizeof(*out));
 	for (a = 0; a < BTFIDS_NR_ATTACH; a++) {
 		if (!v[a].given || v[a].refusal >= BTFIDS_NR_TABLE_REFUSALS) {
-			out->at[a].refusal = BTF_TRAMP_NOT_JUDGED;	/* BTFIDS_REF_NO_DIRECT */
+			/* BTFIDS_REF_NO_DIRECT: no table code says it (verdict.h) */
+			out->at[a].refusal = BTF_TRAMP_NOT_JUDGED;
 			continue;
 		}
 		out->at[a].refusal = v[a].refusal;

@@ -9,7 +9,7 @@
 # that depend on the .BTF_ids slots. 6.1 has no ftrace direct calls on
 # arm64, so nothing attaches there: the guest says so (its probe of
 # vfs_read) and every refusal must be btfids' (no-direct-call or
-# no-ftrace-site, both ENOTSUPP); 7.x has them (CALL_OPS, BTI, a
+# no-ftrace-site, both ENOTSUPP); 7.x has them (CALL_OPS, a
 # relocatable image). Each kernel's boot.sh lines, then
 # "boot-debian: N passed, N failed", or "boot-debian: skipped (<why>)".
 set -uo pipefail

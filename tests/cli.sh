@@ -110,6 +110,8 @@ for v in check dump models; do
 		"btfids $v" "$v" --btf-base=x "$tmp/text"
 done
 usage 2 "btfids models: unknown option --verdict-s (did you mean --verdicts?)" "btfids models" models --verdict-s "$tmp/text"
+usage 2 "btfids models: option --all takes no value (--all=1)" "btfids models" models --all=1 "$tmp/text"
+usage 2 "btfids models: option --ver is ambiguous: --verbose, --verdicts" "btfids models" models --ver "$tmp/text"
 "$B" help help >"$tmp/out" 2>&1; rc=$?
 if [ $rc = 0 ] && grep -q "^  help  *this overview" "$tmp/out" && "$B" help | cmp -s - "$tmp/out"; then
 	ok "btfids help help: the overview, exit 0, help among the verbs"

@@ -84,7 +84,10 @@ n = site = taken = 0
 vfs = None
 for line in open(sys.argv[1]):
     m = json.loads(line)
-    v = m['verdicts']['fentry']
+    v = m.get('verdicts', {}).get('fentry')
+    if not v:
+        print('%s: no fentry verdict' % m['name'])
+        sys.exit(1)
     n += 1
     r = 'taken' if v['taken'] else v['reason']
     taken += r == 'taken'

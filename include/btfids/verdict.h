@@ -126,8 +126,9 @@ enum btfids_refusal {
 	BTFIDS_NR_TABLE_REFUSALS,	/* those above are the table's (tramp.h) */
 	/*
 	 * "no-direct-call": the site is there, but the kernel has no ftrace
-	 * direct calls (arm64 before 6.4, or without its config), ENOTSUPP.
-	 * Never in a table: every release that writes one has them.
+	 * direct calls (arm64 before 6.4, or 6.4 to 6.12 without CALL_OPS),
+	 * ENOTSUPP. Not one of the table's codes (tramp.h): a table written
+	 * for such a kernel (--tramp_table) stores BTF_TRAMP_NOT_JUDGED.
 	 */
 	BTFIDS_REF_NO_DIRECT = BTFIDS_NR_TABLE_REFUSALS,
 	BTFIDS_NR_REFUSALS,

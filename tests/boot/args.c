@@ -204,6 +204,8 @@ void boot_args(const struct boot_model *m, int n)
 		say("args FAILED (%s)", failed);
 	else if (nodirect == 3)
 		say("args skipped (no function attaches: the kernel has no ftrace direct calls)");
+	else if (nskipped == 3)
+		say("args FAILED (no function left to check: %d skipped)", nskipped);
 	else
 		say("args ok (%d values in %d functions)", nvalues, 3 - nskipped);
 }

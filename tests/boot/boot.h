@@ -71,6 +71,12 @@ int load_fentry(uint32_t id, const struct bpf_insn *insns, size_t cnt, bool refu
 int load_tracing(int type, uint32_t id, const struct bpf_insn *insns, size_t cnt, bool refusal);
 
 void boot_ids(struct btf *vmlinux);
+/*
+ * Whether the kernel has ftrace direct calls (models.c): probed once with
+ * an empty fentry program on vfs_read (arm64 and s390x; x86_64: true),
+ * said on a "boot: models: ftrace direct calls:" line
+ */
+bool boot_direct_calls(const struct btf *btf);
 int boot_models_read(const char *path, const struct btf *vmlinux, struct boot_model **out);
 /* @budget: seconds after which no more functions are tried (0: none) */
 void boot_models(const struct btf *vmlinux, const struct boot_model *m, int n, int budget);

@@ -473,23 +473,23 @@ static bool at_site(const char *name)
 }
 #endif
 
-#if defined(__aarch64__)
 /*
  * Whether this kernel has ftrace direct calls (register_fentry() needs
  * them for a function with an ftrace record: arm64 before 6.4 has none):
  * an fentry program that reads nothing, on the first of a few everyday
- * functions the kernel has a record of; 1 when it attaches or the probe
- * cannot tell, 0 when it is ENOTSUPP
+ * functions the kernel has a record of, once; true when it attaches or
+ * the probe cannot tell (no such function), false when it is ENOTSUPP.
+ * Said on a line of its own the first time (boot.h).
  */
-static int direct_calls = 1;
-
-static void probe_direct_calls(const struct btf *btf)
+#if defined(__aarch64__) || defined(__s390x__)
+bool boot_direct_calls(const struct btf *btf)
 {
 	static const char *const names[] = { "vfs_read", "vfs_write", "do_sys_openat2" };
 	const struct bpf_insn insn[] = { MOV_IMM(BPF_REG_0, 0), EXIT() };
+	static int direct = -1;
 	size_t i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+	for (i = 0; btf && direct < 0 && i < sizeof(names) / sizeof(names[0]); i++) {
 		int id = btf__find_by_name_kind(btf, names[i], BTF_KIND_FUNC), fd, lfd, err;
 
 		if (id <= 0 || !at_site(names[i]))
@@ -502,11 +502,19 @@ static void probe_direct_calls(const struct btf *btf)
 		close(fd);
 		if (lfd >= 0)
 			close(lfd);
-		direct_calls = !(lfd < 0 && err == ENOTSUPP);
+		direct = !(lfd < 0 && err == ENOTSUPP);
 		printf("boot: models: ftrace direct calls: %s (an empty fentry program on %s: %s)\n",
-		       direct_calls ? "yes" : "no", names[i], lfd >= 0 ? "attached" : strerror(err));
-		return;
+		       direct ? "yes" : "no", names[i], lfd >= 0 ? "attached" : strerror(err));
 	}
+	if (direct < 0)
+		direct = 1;
+	return direct;
+}
+#else
+bool boot_direct_calls(const struct btf *btf)
+{
+	(void)btf;
+	return true;	/* x86_64: fentry on kernel functions since it has trampolines */
 }
 #endif
 
@@ -526,7 +534,7 @@ static void attach_refusal(int err, const struct boot_model *m, struct verdict *
 		     "attach");
 		return;
 	}
-	if (err == ENOTSUPP && m->attachable && !direct_calls) {
+	if (err == ENOTSUPP && m->attachable && !boot_direct_calls(NULL)) {
 		said(v, site_undecided(m->name) ? "site-undecided" : "no-direct-call", "ENOTSUPP",
 		     "attach");
 		return;
@@ -688,9 +696,7 @@ void boot_models(const struct btf *vmlinux, const struct boot_model *m, int n, i
 		say("models FAILED (out of memory)");
 		return;
 	}
-#if defined(__aarch64__)
-	probe_direct_calls(vmlinux);
-#endif
+	boot_direct_calls(vmlinux);
 	for (i = 0; i < n; i++) {
 		if (i && i % 1000 == 0)
 			printf("boot: progress %d/%d, %.1f s\n", i, n, now() - t0);
