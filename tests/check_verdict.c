@@ -437,6 +437,79 @@ out:
 END_TEST
 
 /*
+ * The fixtures arm64sites.* (tests/fixtures/src/arm64sites.c): arm64's
+ * ftrace layouts, with and without BTI. Expected, by the source's
+ * annotations and the kernel's rules (docs/design.md, "Where the ftrace
+ * record is"): as_notrace has no record (no-ftrace-site, ENOTSUPP), the
+ * others one, taken where the release has ftrace direct calls (7.3 with
+ * either layout; 6.12 with CALL_OPS only), else no-direct-call (ENOTSUPP);
+ * no verdicts for CALL_OPS on 6.1 (no such layout then) or the entry
+ * layout on 7.0 (direct calls without CALL_OPS not known there).
+ */
+#define FE_NODIRECT	"\"fentry\":{\"taken\":false,\"reason\":\"no-direct-call\",\"errno\":\"ENOTSUPP\",\"step\":\"attach\"}"
+#define FE_NOSITE_A64	"\"fentry\":{\"taken\":false,\"reason\":\"no-ftrace-site\",\"errno\":\"ENOTSUPP\",\"step\":\"attach\"}"
+#define FE_TAKEN	"\"fentry\":{\"taken\":true}"
+
+/* @func's line of models --all --verdicts --kernel @kernel on @image contains @want */
+static void arm64_verdict(const char *image, const char *kernel, const char *func,
+			  const char *want)
+{
+	char *out = NULL, *err = NULL;
+
+	ck_assert_int_eq(TL_RUN_OUT(&out, &err, "models", "--all", "--verdicts", "--kernel", kernel,
+				    "--func", func, image), 0);
+	ck_assert_msg(strstr(out, want), "%s --kernel %s, %s: want %s, got %s (stderr %s)", image,
+		      kernel, func, want, out, err);
+	free(out);
+	free(err);
+}
+
+/* models --all --verdicts --kernel @kernel on @image: no verdicts, a warning with @why */
+static void arm64_unjudged(const char *image, const char *kernel, const char *why)
+{
+	char *out = NULL, *err = NULL;
+
+	ck_assert_int_eq(TL_RUN_OUT(&out, &err, "models", "--all", "--verdicts", "--kernel", kernel,
+				    image), 0);
+	ck_assert_msg(!strstr(out, "\"verdicts\""), "%s --kernel %s: verdicts given", image, kernel);
+	ck_assert_msg(strstr(err, why), "%s --kernel %s: no '%s' in %s", image, kernel, why, err);
+	free(out);
+	free(err);
+}
+
+START_TEST(t_arm64_layouts)
+{
+	static const char *const variants[] = { "entry", "entrybti", "callops", "callopsbti" };
+	char *dir = tl_path(tl_build_dir(), "fixtures/aarch64-linux-gnu"), *image = NULL;
+	size_t i;
+
+	for (i = 0; i < sizeof(variants) / sizeof(variants[0]); i++) {
+		bool ops = !strncmp(variants[i], "callops", 7);
+
+		free(image);
+		ck_assert_int_ge(asprintf(&image, "%s/arm64sites.%s", dir, variants[i]), 0);
+		if (access(image, R_OK)) {
+			printf("check_verdict: no %s fixture (aarch64-linux-gnu-gcc): skipped\n", image);
+			break;
+		}
+		arm64_verdict(image, "7.3", "as_traced", FE_TAKEN);
+		arm64_verdict(image, "7.3", "as_after", FE_TAKEN);
+		arm64_verdict(image, "7.3", "as_notrace", FE_NOSITE_A64);
+		arm64_verdict(image, "6.12", "as_traced", ops ? FE_TAKEN : FE_NODIRECT);
+		arm64_verdict(image, "6.12", "as_notrace", FE_NOSITE_A64);
+		if (ops) {
+			arm64_unjudged(image, "6.1", "no arm64 layout btfids knows");
+		} else {
+			arm64_verdict(image, "6.1", "as_after", FE_NODIRECT);
+			arm64_unjudged(image, "7.0", "its release lies between");
+		}
+	}
+	free(image);
+	free(dir);
+}
+END_TEST
+
+/*
  * The patched 7.3 tree (kernel/build-tree; BTFIDS_KBUILD_PATCHED), when
  * built: every function of a name nm puts at two text addresses is
  * ambiguous-name (or refused by its model first), no other; and Debian's
@@ -633,6 +706,7 @@ static Suite *verdict_suite(void)
 	tcase_add_test(tc, t_module);
 	tcase_add_test(tc, t_usage);
 	tcase_add_test(tc, t_same_name_fixture);
+	tcase_add_test(tc, t_arm64_layouts);
 	tcase_add_test(tc, t_same_name_kernels);
 	tcase_add_test(tc, t_same_site_kernels);
 	suite_add_tcase(s, tc);
