@@ -478,11 +478,11 @@ END_TEST
 static const char *kernels(void)
 {
 	static char path[4096];
-	const char *k = getenv("BTFIDS_KERNELS"), *home = getenv("HOME");
+	const char *k = getenv("BTFIDS_KERNELS");
 
 	if (k)
 		return k;
-	snprintf(path, sizeof(path), "%s/.cache/btfids/kernels", home ? home : "/root");
+	snprintf(path, sizeof(path), "%s/btfids/kernels", tl_cache_dir());
 	return path;
 }
 

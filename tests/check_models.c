@@ -698,8 +698,7 @@ END_TEST
 START_TEST(t_kernels)
 {
 	static const char *const ks[] = { "amd64-6.12", "s390x-6.12" };
-	const char *home = getenv("HOME");
-	char path[512], cmd[1024], line[1024];
+	char path[4608], cmd[5120], line[1024];
 	int k;
 
 	for (k = 0; k < 2; k++) {
@@ -708,8 +707,7 @@ START_TEST(t_kernels)
 		uint32_t id;
 		FILE *p;
 
-		snprintf(path, sizeof(path), "%s/.cache/btfids/kernels/%s/vmlinux",
-			 home ? home : "/root", ks[k]);
+		snprintf(path, sizeof(path), "%s/btfids/kernels/%s/vmlinux", tl_cache_dir(), ks[k]);
 		if (access(path, R_OK)) {
 			printf("check_models: %s not fetched, skipped\n", ks[k]);
 			continue;

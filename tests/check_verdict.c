@@ -81,10 +81,9 @@ static void want_json(const struct expect *x, char *buf, size_t len)
 
 static char *kernel_path(const char *k)
 {
-	const char *home = getenv("HOME");
 	char *p;
 
-	if (asprintf(&p, "%s/.cache/btfids/kernels/%s/vmlinux", home ? home : "/root", k) < 0)
+	if (asprintf(&p, "%s/btfids/kernels/%s/vmlinux", tl_cache_dir(), k) < 0)
 		return NULL;
 	if (access(p, R_OK)) {
 		printf("check_verdict: %s not fetched, skipped\n", k);
@@ -185,13 +184,12 @@ END_TEST
 /* A module gets no verdicts either, and a warning that says why */
 START_TEST(t_module)
 {
-	const char *home = getenv("HOME");
 	char *path = kernel_path("amd64-6.12"), *mod = NULL, *out = NULL, *err = NULL;
 
 	if (!path)
 		return;
-	ck_assert_int_ge(asprintf(&mod, "%s/.cache/btfids/kernels/amd64-6.12/modules/nf_conntrack.ko",
-				  home ? home : "/root"), 0);
+	ck_assert_int_ge(asprintf(&mod, "%s/btfids/kernels/amd64-6.12/modules/nf_conntrack.ko",
+				  tl_cache_dir()), 0);
 	if (access(mod, R_OK)) {
 		printf("check_verdict: %s not fetched, skipped\n", mod);
 	} else {
@@ -518,18 +516,16 @@ END_TEST
  */
 START_TEST(t_same_name_kernels)
 {
-	const char *home = getenv("HOME"), *kp = getenv("BTFIDS_KBUILD_PATCHED");
+	const char *kp = getenv("BTFIDS_KBUILD_PATCHED");
 	char *patched = NULL, *debian = kernel_path("amd64-7");
 	struct shared_names sn = {};
 	int nfunc, namb;
 
-	ck_assert_int_ge(asprintf(&patched, "%s/linux-source-7.3/vmlinux", kp ? kp :
-				  home ? home : "/root"), 0);
-	if (!kp) {
-		free(patched);
-		ck_assert_int_ge(asprintf(&patched, "%s/.cache/btfids/kbuild-patched/linux-source-7.3/vmlinux",
-					  home ? home : "/root"), 0);
-	}
+	if (kp)
+		ck_assert_int_ge(asprintf(&patched, "%s/linux-source-7.3/vmlinux", kp), 0);
+	else
+		ck_assert_int_ge(asprintf(&patched, "%s/btfids/kbuild-patched/linux-source-7.3/vmlinux",
+					  tl_cache_dir()), 0);
 	if (access(patched, R_OK)) {
 		printf("check_verdict: %s not built (kernel/build-tree), skipped\n", patched);
 	} else {
@@ -660,13 +656,12 @@ static int judge_same_site(const char *path, bool patched)
  */
 START_TEST(t_same_site_kernels)
 {
-	const char *home = getenv("HOME"), *kp = getenv("BTFIDS_KBUILD_PATCHED");
+	const char *kp = getenv("BTFIDS_KBUILD_PATCHED");
 	char *patched = NULL, *debian = kernel_path("amd64-7");
 	int n;
 
-	ck_assert_int_ge(asprintf(&patched, "%s/%slinux-source-7.3/vmlinux",
-				  kp ? kp : home ? home : "/root",
-				  kp ? "" : ".cache/btfids/kbuild-patched/"), 0);
+	ck_assert_int_ge(asprintf(&patched, "%s/%slinux-source-7.3/vmlinux", kp ? kp : tl_cache_dir(),
+				  kp ? "" : "btfids/kbuild-patched/"), 0);
 	if (access(patched, R_OK)) {
 		printf("check_verdict: %s not built (kernel/build-tree), skipped\n", patched);
 	} else {

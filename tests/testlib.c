@@ -23,6 +23,22 @@ const char *tl_build_dir(void)
 	return d ? d : "tests/build";
 }
 
+/*
+ * The cache the scripts fill (${XDG_CACHE_HOME:-$HOME/.cache}), where the
+ * real kernels and trees are: tests/paths.sh's, so that a run with
+ * XDG_CACHE_HOME reads the same ones
+ */
+const char *tl_cache_dir(void)
+{
+	static char path[4096];
+	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+
+	if (x && *x)
+		return x;
+	snprintf(path, sizeof(path), "%s/.cache", home ? home : "/root");
+	return path;
+}
+
 const char *tl_btfids(void)
 {
 	const char *b = getenv("BTFIDS");

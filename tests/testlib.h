@@ -17,6 +17,8 @@
 
 /* tests/build, or $BTFIDS_TEST_BUILD */
 const char *tl_build_dir(void);
+/* ${XDG_CACHE_HOME:-$HOME/.cache}: the scripts' cache of kernels and trees */
+const char *tl_cache_dir(void);
 /* the btfids binary under test: $BTFIDS, else btfids/btfids */
 const char *tl_btfids(void);
 /* ../shared/realdata (mkunresolved, cmpids, ...), or $BTFIDS_REALDATA */
