@@ -230,10 +230,12 @@ static void load_refusal(int err, struct verdict *v)
 	}
 	/*
 	 * check_attach_btf_id()'s btf_id_deny refusal: 6.12 says no word,
+	 * 6.1 only the verifier's closing line with no instruction processed,
 	 * 7.x "Attaching tracing programs to function '%s' is rejected."
 	 */
-	if (err == -EINVAL && (!l[0] || (strstr(l, "Attaching tracing programs to function '") &&
-					 strstr(l, "' is rejected.")))) {
+	if (err == -EINVAL && (!l[0] || !strncmp(l, "processed 0 insns", 17) ||
+			       (strstr(l, "Attaching tracing programs to function '") &&
+				strstr(l, "' is rejected.")))) {
 		said(v, "deny", "EINVAL", "load");
 		return;
 	}
