@@ -80,7 +80,6 @@ struct btfids_attach_info {
 	size_t nr_sites;
 	struct rel_word *rel;	/* .rela.dyn's RELATIVE relocations, by offset */
 	size_t nr_rel;
-	enum arm64_layout layout;	/* arm64: its __mcount_loc entries */
 	bool direct;		/* HAVE_DYNAMIC_FTRACE_WITH_DIRECT_CALLS (arm64: by release) */
 	uint64_t *alts;		/* instructions of 5 bytes or more alternatives patch, ascending */
 	size_t nr_alts;
@@ -734,7 +733,6 @@ static int arm64_sites(struct btfids_attach_info *ai)
 	layout = arm64_layout(ai);
 	if (layout == ARM64_UNKNOWN)
 		return -EPROTO;
-	ai->layout = layout;
 	for (i = 0; i < ai->nr_sites; i++) {
 		uint64_t site = arm64_call_adjust(ai, layout, ai->sites[i]);
 

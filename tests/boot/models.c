@@ -532,8 +532,7 @@ static void attach_refusal(int err, const struct boot_model *m, struct verdict *
 	 * kernel without ftrace direct calls is ENOTSUPP as well (the probe)
 	 */
 	if (err == ENOTSUPP && m->attachable && !at_site(m->name)) {
-		said(v, site_undecided(m->name) ? "site-undecided" : "no-ftrace-site", "ENOTSUPP",
-		     "attach");
+		said(v, "no-ftrace-site", "ENOTSUPP", "attach");
 		return;
 	}
 	if (err == ENOTSUPP && m->attachable && !boot_direct_calls(NULL)) {
