@@ -13,7 +13,7 @@
 #          of the bytes), the self-test has every function agree with the
 #          kernel's own BTF walk and every class with the arch's trampoline
 #          size (CONFIG_BPF_BTF_TRAMP_SELFTEST), and the exported
-#          /sys/kernel/btf/vmlinux.tramp is the table, little-endian whatever
+#          /sys/kernel/btf_tramp/vmlinux is the table, little-endian whatever
 #          the target's byte order.
 # The relink's outputs against the tree's own resolve_btfids are
 # tests/kbuild.sh's (7.3-arm64, 7.3-s390).
@@ -58,6 +58,13 @@ command -v python3 >/dev/null || skip "no python3"
 	skip "no $arch tree in $D: kernel/build-tree --arch $arch, as root, about 20 minutes"
 grep -q '^CONFIG_BPF_BTF_TRAMP=y' "$T/.config" ||
 	skip "$T is not built with the series (no CONFIG_BPF_BTF_TRAMP): kernel/build-tree --arch $arch"
+# built from the series as they are now (kernel/build-tree writes their hash)
+want=$(for p in "$top"/kernel/7.3-fixes/0*.patch "$top"/kernel/7.3/0*.patch \
+	"$top"/kernel/7.3-test/0*.patch; do
+	[ "${p##*/}" = 0000-cover-letter.patch ] || cat "$p"
+done | sha256sum | cut -d' ' -f1)
+[ "$(cat "$T/.btfids-series" 2>/dev/null)" = "$want" ] || [ "${BTFIDS_BOOT_TRAMP_ANY_TREE:-}" = 1 ] ||
+	skip "$T is built from another form of kernel/7.3*: kernel/build-tree --arch $arch brings it up to them"
 
 # the default timeout, scaled by the emulator's speed (tests/emulib.sh)
 emu_scale >/dev/null
@@ -136,6 +143,6 @@ grep -E "^boot: $rel klog: btf_tramp: differ" "$tmp/log" | head -5
 # little-endian, as the kernel exports it whatever its byte order
 magic=$(python3 -c 'import struct, sys; b = open(sys.argv[1], "rb").read(6); e = "<" if open(sys.argv[2], "rb").read(2) == b"\x9f\xeb" else ">"; m, = struct.unpack(e + "I", b[:4]); v, = struct.unpack(e + "H", b[4:6]); print("0x%08x, version %d" % (m, v))' "$tmp/table" "$tmp/btf")
 expect "the kernel exports the table it took, little-endian" \
-	'export: ' "export: /sys/kernel/btf/vmlinux.tramp: $size bytes, magic $magic$"
+	'export: ' "export: /sys/kernel/btf_tramp/vmlinux: $size bytes, magic $magic$"
 expect "beside its BTF" 'btf: ' "btf: $btf_size bytes$"
 finish

@@ -153,8 +153,10 @@ funcs = collections.Counter(m['name'] for m in ms)
 import re
 keep = set(re.findall(r'\{ "(\w+)", d_\w+ \}', open(sys.argv[3] + '/share_proof.c').read()))
 keep |= set(re.findall(r'#define KLP_\w+\s+"(\w+)"', open(sys.argv[3] + '/share_klp.c').read()))
-# and the syscalls the stress's load calls (share_stress.c)
+# and the syscalls the stress's load calls (share_stress.c) and the override
+# test overrides (share_override.c)
 keep |= set(re.findall(r'"(__x64_sys_\w+)"', open(sys.argv[3] + '/share_stress.c').read()))
+keep |= set(re.findall(r'"(__x64_sys_\w+)"', open(sys.argv[3] + '/share_override.c').read()))
 def model(m):
     sizes, flags = m.get('arg_size', []), m.get('arg_flags', [])
     return 'r%d.%d:%s' % (m.get('ret_size', 0), m.get('ret_flags', 0),
@@ -353,7 +355,7 @@ else
 		esac
 	done < <(grep -E "^boot: $rel shared: check " "$L" | sed "s/^boot: $rel //")
 	# what the search found by trial, found again with the verdicts of the
-	# table the kernel exports (/sys/kernel/btf/vmlinux.tramp): one read,
+	# table the kernel exports (/sys/kernel/btf_tramp/vmlinux): one read,
 	# one link that takes them all, every function the search kept among
 	# them (issue 28), timed in this boot
 	vl=$(grep -m1 -E "^boot: $rel share: verdicts: fentry.multi: " "$L" | sed "s/^boot: $rel share: //")
@@ -374,6 +376,26 @@ else
 	else
 		bad "the table's check, first attach against a second: ${cl:-no line}"
 	fi
+	# an overriding kprobe (no post_handler, no IPMODIFY) moves the ip a
+	# shared image would take its function from: such functions never
+	# share (kernel/7.3 8/21; share_override.c)
+	ol=$(grep -m1 -E "^boot: $rel share: override: " "$L" | sed "s/^boot: $rel share: //")
+	if echo "$ol" | grep -qE '^override: [1-9][0-9]* functions under an overriding kprobe with fentry\.multi and cookies: 0 wrong ip, 0 wrong cookies$'; then
+		ok "$ol"
+	else
+		bad "the override test: ${ol:-no line}"
+	fi
+	# what tools that list /sys/kernel/btf do (pwru --all-kmods, cilium/ebpf):
+	# every entry but vmlinux is a module's BTF; the table in its own folder
+	bl=$(grep -m1 -E "^boot: $rel share: btf dir: " "$L" | sed "s/^boot: $rel share: //")
+	if [ -f "$tmp/btfids_klp.ko" ] && ! echo "$bl" | grep -qE '^btf dir: ([1-9][0-9]*) of \1 entries but vmlinux load as module BTF; /sys/kernel/btf_tramp/vmlinux [1-9][0-9]* bytes$'; then
+		bad "the module BTF folder: ${bl:-no line}"
+	elif [ -n "$bl" ]; then
+		ok "${bl%%;*}"
+		echo "  ${bl#*; }"
+	fi
+	grep -m1 "shared trampoline image entered from" "$L" &&
+		bad "a shared image's cookie probe missed: $(grep -m1 "shared trampoline image entered from" "$L")"
 	[ ! -s "$tmp/klp.err" ] || bad "the livepatch module (tests/boot/klp) did not build: $(cat "$tmp/klp.err")"
 	grep -E "^boot: $rel shared: livepatch: skipped" "$L" | sed "s/^boot: $rel /  /"
 	# stamped (bpf_tramp_share=2): kernel/7.3-test's images copied from one

@@ -13,7 +13,7 @@
 #      20th function, each class at least once): the errno must be the one
 #      the class and the ftrace sites give, both ways; then one link over
 #      every attachable sampled function at an ftrace site runs its program,
-#      tables off and on; the exported table (/sys/kernel/btf/vmlinux.tramp)
+#      tables off and on; the exported table (/sys/kernel/btf_tramp/vmlinux)
 #      is read and checked, and per tracing_multi type one link over every
 #      function its verdicts take attaches, each one they refuse is refused
 #      alone with their errno; per single type (fentry, fexit, fmod_ret)
@@ -254,19 +254,27 @@ expect "tracing_multi on each sampled function alone attaches where its class sa
 	'tramp attach: ' "tramp attach: [0-9]+ tried, [1-9][0-9]* attached, $nref refused as their class says, [0-9]+ attachable at no ftrace site \\(ENOENT\\), $ndeny in btf_id_deny \\(EINVAL\\), tables off and on; 0 wrong$"
 expect "one link over the attachable sampled functions runs its program, tables off and on" 'tramp run: ' \
 	"program ran [1-9][0-9]* times \\(tables off\\), [1-9][0-9]* \\(on\\)"
-# the verdicts of the table the kernel exports (/sys/kernel/btf/vmlinux.tramp,
+# the verdicts of the table the kernel exports (/sys/kernel/btf_tramp/vmlinux,
 # checked in the guest against /sys/kernel/btf/vmlinux): per tracing_multi
 # type, one link over every function it takes, at the first try, and each
 # one it refuses refused alone, with its errno (issue 28); a same-call-site
 # one refused beside its site's first id, EINVAL, and taken alone (issue 43)
-expect "the kernel exports the table it took in /sys/kernel/btf/vmlinux.tramp, version 3, the crc32 of /sys/kernel/btf/vmlinux" \
-	'verdicts: /sys/kernel/btf/vmlinux.tramp' \
-	"verdicts: /sys/kernel/btf/vmlinux.tramp: version 3, $nf functions, $nv distinct verdicts, $size bytes, \\.BTF crc32 matches; [1-9][0-9]* judged for tracing_multi$"
+expect "the kernel exports the table it took in /sys/kernel/btf_tramp/vmlinux, version 3, the crc32 of /sys/kernel/btf/vmlinux" \
+	'verdicts: /sys/kernel/btf_tramp/vmlinux' \
+	"verdicts: /sys/kernel/btf_tramp/vmlinux: version 3, $nf functions, $nv distinct verdicts, $size bytes, \\.BTF crc32 matches; [1-9][0-9]* judged for tracing_multi$"
 for vt in fentry.multi fexit.multi; do
 	expect "$vt: one link takes every function the exported table's verdict takes; each it refuses is refused alone, with its errno, or (same-call-site) beside its site's first" \
 		"verdicts: $vt: [0-9]+ taken" \
 		"verdicts: $vt: ([1-9][0-9]*) taken by the table, \\1 taken by one link, ([0-9]+) refused by the table, \\2 refused by the kernel \\([1-9][0-9]* of them same-call-site: beside their site's first, and taken alone\\), 0 wrong$"
 	grep -E "^boot: $rel verdicts: $vt: (one link|wrong)" "$L" | head -5
+	# the kernel's own word: one link over every function of the table
+	# attaches what the kernel takes and says why it refuses each other
+	# one, in one call (BPF_F_TRACING_MULTI_SKIP_REFUSED); the table's
+	# verdicts against it
+	expect "$vt: the kernel's own word in one call agrees with every verdict of the table" \
+		"kernel word: $vt '\\*': " \
+		"kernel word: $vt '\\*': [1-9][0-9]* attached, [1-9][0-9]* refused with reasons in one call; the table's verdicts against them: 0 differ$"
+	grep -E "^boot: $rel kernel word: $vt: (differ|one call)" "$L" | head -5
 done
 # the single types: every function of the table alone, a link of its own
 grep -m1 -E "^boot: $rel verdicts: single" "$L"
@@ -302,7 +310,7 @@ expect "same-name: the $same_n functions of names at two or more text addresses 
 	'same-name: [0-9]+ functions' \
 	"same-name: $same_n functions of shared names tried, $same_n refused, 0 attached to their own code, 0 to another's$"
 # the kallsyms batch pass (a link of 4,096 functions or more, feature
-# series 5/16) refuses a shared name as the lookup of one name does
+# series 5/21) refuses a shared name as the lookup of one name does
 expect "same-name batch: a link of 4,096 functions (one kallsyms pass) with one of a shared name is refused (EADDRNOTAVAIL), the same with another function in its place attaches" \
 	'same-name batch' \
 	'same-name batch: a link of 4096 functions with [^ ]+ \(id [0-9]+\): EADDRNOTAVAIL; with another function in its place: attached$'
@@ -351,7 +359,7 @@ if [ "$(echo "$rf" | grep -c .)" = 1 ] &&
    grep -q "^boot: $rel tramp export: none$" "$L"; then
 	ok "a table with a verdict no kernel knows is refused in one line, and not exported: ${rf#*klog: }"
 else
-	bad "verdict refusal boot: ${rf:-no table line}; $(line 'tramp export' || echo 'no export line') (want one line: table refused: a verdict has an unknown refusal, ..., and no /sys/kernel/btf/vmlinux.tramp)"
+	bad "verdict refusal boot: ${rf:-no table line}; $(line 'tramp export' || echo 'no export line') (want one line: table refused: a verdict has an unknown refusal, ..., and no /sys/kernel/btf_tramp/vmlinux)"
 fi
 for l in "$tmp/log2" "$tmp/log3" "$tmp/log4"; do
 	grep -q '^boot: end' "$l" || bad "guest $(basename "$l") did not finish; log ends: $(tail -c 300 "$l" | tr '\n' ' ')"

@@ -550,7 +550,7 @@ START_TEST(t_same_name_kernels)
 END_TEST
 
 /*
- * Same-call-site (kernel/7.3-fixes 3/11: a tracing_multi link naming one
+ * Same-call-site (kernel/7.3-fixes 3/10: a tracing_multi link naming one
  * call site twice is refused, EINVAL): by nm's addresses (an independent
  * witness), of the BTF ids whose names are at one text address, at most
  * one is taken for fentry.multi (@patched: mainline takes them all), and
@@ -633,7 +633,7 @@ static int judge_same_site(const char *path, bool patched)
 			same += f[j].same;
 			lower_taken |= f[j].taken;
 		}
-		/* mainline takes both (and cannot detach them: fixes 3/11) */
+		/* mainline takes both (and cannot detach them: fixes 3/10) */
 		if (patched && taken > 1 && !wrong++)
 			printf("check_verdict: %s: %d ids taken for fentry.multi at %llx\n", path,
 			       taken, f[i].addr);

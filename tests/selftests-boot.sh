@@ -29,6 +29,10 @@
 #   BTFIDS_BOOT_LOG         keep the serial log in this file
 #   BTFIDS_BOOT_APPEND      more kernel command line (e.g. loglevel=7)
 #   BTFIDS_SELFTESTS_TESTS  test_progs -t list instead of all (for testing the test)
+#   BTFIDS_SELFTESTS_PROGS  the prog_tests files test_progs is built with
+#                           (tests/selftests/Makefile's TESTS; default its own)
+#   BTFIDS_SELFTESTS_LIBBPF upstream: the tree's libbpf as it is, without
+#                           kernel/7.3-libbpf's patch and its test (tests/fixes-alone.sh)
 #   BTFIDS_SELFTESTS_TRIG   the trigger benchmarks (bench trig-NAME) to run, NAMEs
 #                           separated by spaces ("" for none)
 #   BTFIDS_SELFTESTS_TRIG_ROUNDS  runs of each (default 1; the medians and spread
@@ -148,7 +152,7 @@ fi
 # test_progs and bench link that libbpf
 lbt=() extra="$OUT/extra"
 rm -rf "$extra"
-if [ -d "$top/kernel/7.3-libbpf" ]; then
+if [ -d "$top/kernel/7.3-libbpf" ] && [ "${BTFIDS_SELFTESTS_LIBBPF:-}" != upstream ]; then
 	if ! nice -n 10 "$top/kernel/7.3-libbpf/build-libbpf" "$OUT/libbpf-table" "$T" 2>"$tmp/err"; then
 		bad "the patched libbpf (kernel/7.3-libbpf/build-libbpf): $(head -3 "$tmp/err")"
 		finish
@@ -164,7 +168,8 @@ if [ -d "$top/kernel/7.3-libbpf" ]; then
 fi
 start=$SECONDS
 if ! make -s -f "$top/tests/selftests/Makefile" TREE="$T" OUT="$OUT" VMLINUX="$tmp/vmlinux" \
-	CLANG="$CLANG_BPF" "${lbt[@]}" -j"$(nproc)" all bench >"$tmp/make.log" 2>&1; then
+	CLANG="$CLANG_BPF" "${lbt[@]}" ${BTFIDS_SELFTESTS_PROGS:+TESTS="$BTFIDS_SELFTESTS_PROGS"} \
+	-j"$(nproc)" all bench >"$tmp/make.log" 2>&1; then
 	bad "test_progs or bench did not build: $(grep -m3 -E 'error|Error' "$tmp/make.log")"
 	finish
 fi
@@ -242,6 +247,8 @@ grep -q "^boot: $rel ids ok" "$L" && ok "the .BTF_ids slots: ids ok" || bad "ids
 want=4
 grep -q "^boot: $rel selftests: shared images are not in this kernel" "$L" && want=2
 [ -z "$configs" ] || want=$((want / 2))
+# a kernel without the switches (the fixes alone): one run of each
+grep -q "^boot: $rel selftests: no trampoline tables in this kernel" "$L" && want=1
 while read -r verdict text; do
 	case $verdict in
 	ok) ok "$text" ;;

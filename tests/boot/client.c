@@ -393,7 +393,7 @@ static int cmp_u32(const void *a, const void *b)
 
 /* where the kernel exports the table (little-endian), beside its BTF */
 static const char *const table_paths[] = {
-	"/sys/kernel/btf/vmlinux.tramp",
+	"/sys/kernel/btf_tramp/vmlinux",
 };
 
 static void *read_file(const char *path, size_t *len)

@@ -11,7 +11,7 @@
  *                             (the table's boot check and its self-test,
  *                             kernel/7.3 patches 1, 4 and 12)
  *   export: PATH: N bytes, magic 0xM, version V
- *                             /sys/kernel/btf/vmlinux.tramp (patch 13), its
+ *                             /sys/kernel/btf_tramp/vmlinux (patch 13), its
  *                             header read in the kernel's byte order; or
  *                             "export: PATH: <errno text>"
  *   btf: N bytes              /sys/kernel/btf/vmlinux
@@ -30,7 +30,7 @@
 #include <sys/reboot.h>
 #include <sys/utsname.h>
 
-#define TABLE	"/sys/kernel/btf/vmlinux.tramp"
+#define TABLE	"/sys/kernel/btf_tramp/vmlinux"
 #define BTF	"/sys/kernel/btf/vmlinux"
 #define KLOG_READ_ALL	3	/* SYSLOG_ACTION_READ_ALL, kernel/printk/printk.c */
 #define KLOG_SIZE	10	/* SYSLOG_ACTION_SIZE_BUFFER */

@@ -14,6 +14,8 @@
  *   btf_tramp        Y/N  the trampoline tables (kernel/7.3)
  *   bpf_tramp_share  0/1  shared trampoline images, only when the kernel
  *                         has that parameter
+ * A kernel without btf_tramp (mainline, or kernel/7.3-fixes alone) runs
+ * each line once, as it is: "tables=- share=-".
  * /selftests-configs, when there, keeps to the configurations it names, a
  * word each ("Y1": tables on, sharing on; "N-": tables off, on a kernel
  * without the switch): make check runs two of the four (tests/selftests-boot.sh).
@@ -140,7 +142,7 @@ static void configure_and_run(const char *label, char *argv[], char tables,
 {
 	int err, st;
 
-	err = set_param("btf_tramp", tables == 'Y' ? "Y" : "N");
+	err = tables == '-' ? 0 : set_param("btf_tramp", tables == 'Y' ? "Y" : "N");
 	if (!err && *share != '-')
 		err = set_param("bpf_tramp_share", share);
 	say("selftests %s config tables=%c share=%s", label, tables, share);
@@ -192,8 +194,8 @@ static bool config_wanted(char tables, const char *share)
 	return false;
 }
 
-/* One line of /selftests.txt in every configuration */
-static void run_line(char *line, bool share)
+/* One line of /selftests.txt in every configuration of the kernel's switches */
+static void run_line(char *line, bool tables, bool share)
 {
 	static const char *shares[] = { "0", "1" };
 	char *argv[MAX_ARGS], *label, prog[PATH_MAX];
@@ -204,6 +206,10 @@ static void run_line(char *line, bool share)
 		return;
 	if (n < 0) {
 		say("selftests FAILED (/selftests.txt: no program after '%s')", line);
+		return;
+	}
+	if (!tables) {
+		configure_and_run(label, argv, '-', "-");
 		return;
 	}
 	for (i = 0; i < 2; i++) {
@@ -220,6 +226,7 @@ static void run_line(char *line, bool share)
 
 void boot_selftests(void)
 {
+	bool tables = !access(PARAMS "btf_tramp", F_OK);
 	bool share = !access(PARAMS "bpf_tramp_share", F_OK);
 	char line[4096];
 	FILE *f;
@@ -234,10 +241,13 @@ void boot_selftests(void)
 		say("selftests FAILED (/selftests.txt: %s)", strerror(errno));
 		return;
 	}
-	if (!share)
+	if (!tables)
+		say("selftests: no trampoline tables in this kernel (no " PARAMS
+		    "btf_tramp): one configuration, the kernel as it is");
+	else if (!share)
 		say("selftests: shared images are not in this kernel (no " PARAMS
 		    "bpf_tramp_share): the tables' configurations only");
 	while (fgets(line, sizeof(line), f))
-		run_line(line, share);
+		run_line(line, tables, share);
 	fclose(f);
 }

@@ -24,6 +24,8 @@
  *                there, or not the link's, is a stray; ck_sleep reads 8
  *                bytes of user memory at regs->di (a fault, maybe a sleep,
  *                inside the image) and checks its cookie again after it
+ *   override_ret kprobe: counts its run, bpf_override_return() of
+ *                SHARE_OVERRIDE_RET (the override test, share_override.c)
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -214,6 +216,14 @@ SEC("fsession.multi")
 int ck_session(void *ctx)
 {
 	ck_check(ctx, bpf_session_is_return(ctx) ? SHARE_CK_EXIT : SHARE_CK_ENTRY, 1);
+	return 0;
+}
+
+SEC("kprobe")
+int override_ret(struct pt_regs *ctx)
+{
+	add(SHARE_OVERRIDE_RUNS);
+	bpf_override_return(ctx, SHARE_OVERRIDE_RET);
 	return 0;
 }
 

@@ -12,6 +12,7 @@
 #define SHARE_ARGS	6	/* argument registers recorded (x86-64 passes 6) */
 #define SHARE_FUNCS	32768	/* hash map entries: more than the tiny kernel's functions */
 #define SHARE_CK_FUNCS	1024	/* ck_funcs entries: more than the syscall wrappers */
+#define SHARE_OVERRIDE_RET 4243	/* the return value override_ret asks for */
 
 /* What one program (fentry.multi or fexit.multi) saw for one function. */
 struct share_side {
@@ -68,6 +69,7 @@ enum share_counter {
 	SHARE_CK_WRONG_COOKIE,	/* and its cookie */
 	SHARE_CK_STRAYS,	/* runs for a function not in ck_funcs or not the link's */
 	SHARE_CK_STRAY_IP,	/* the last such address */
+	SHARE_OVERRIDE_RUNS,	/* runs of override_ret (share_override.c) */
 	SHARE_COUNTERS,
 };
 

@@ -680,6 +680,103 @@ static struct bpf_object *load(const char *plain_target)
 }
 
 /* ->fexit of @f[0..n): in @x[0..xn), what the fexit.multi link took (@f's order) */
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The addresses of the functions on the error injection list, sorted, into
+ * *@out (their count), or -1 when the list cannot be read. The list names
+ * each function as %ps does, which for two names at one address (gcc's
+ * folded __x64_sys_X and __do_sys_X) may be either: /proc/kallsyms gives
+ * the address, which the kernel's check (within_error_injection_list())
+ * goes by.
+ */
+static int ei_addrs(uint64_t **out)
+{
+	FILE *fp = fopen("/sys/kernel/debug/error_injection/list", "r");
+	char line[512], sym[256], **names = NULL, **a, *key = sym;
+	int cnt = 0, cap = 0, n = 0, ncap = 0;
+	unsigned long long addr;
+	uint64_t *addrs = NULL, *b;
+
+	if (!fp)
+		return -1;
+	while (fgets(line, sizeof(line), fp)) {
+		line[strcspn(line, "\t\n ")] = 0;
+		if (cnt == cap) {
+			cap = cap ? 2 * cap : 1024;
+			a = realloc(names, cap * sizeof(*names));
+			if (!a)
+				break;
+			names = a;
+		}
+		names[cnt] = strdup(line);
+		if (names[cnt])
+			cnt++;
+	}
+	fclose(fp);
+	qsort(names, cnt, sizeof(*names), cmp_str);
+	fp = fopen("/proc/kallsyms", "r");
+	while (fp && fgets(line, sizeof(line), fp)) {
+		if (sscanf(line, "%llx %*s %255s", &addr, sym) != 2 ||
+		    !bsearch(&key, names, cnt, sizeof(*names), cmp_str))
+			continue;
+		if (n == ncap) {
+			ncap = ncap ? 2 * ncap : 1024;
+			b = realloc(addrs, ncap * sizeof(*addrs));
+			if (!b)
+				break;
+			addrs = b;
+		}
+		addrs[n++] = addr;
+	}
+	if (fp)
+		fclose(fp);
+	for (int i = 0; i < cnt; i++)
+		free(names[i]);
+	free(names);
+	if (addrs)
+		qsort(addrs, n, sizeof(*addrs), cmp_u64);
+	*out = addrs;
+	return n;
+}
+
+/*
+ * Mark @f[0..n) whose address is on the error injection list; the count
+ * marked, or -1 when the list cannot be read
+ */
+static int mark_ei(struct share_func *f, int n)
+{
+	uint64_t *addrs = NULL;
+	int cnt = ei_addrs(&addrs), marked = 0;
+
+	if (cnt < 0)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		f[i].ei = f[i].addr && cnt &&
+			  !!bsearch(&f[i].addr, addrs, cnt, sizeof(*addrs), cmp_u64);
+		marked += f[i].ei;
+	}
+	free(addrs);
+	return marked;
+}
+
+bool share_ei(const char *name)
+{
+	struct share_func f = { .addr = share_kallsyms_addr(name) };
+
+	return mark_ei(&f, 1) > 0;
+}
+
 static void mark_fexit(struct share_func *f, int n, const struct share_func *x, int xn)
 {
 	for (int i = 0, k = 0; i < n; i++) {
@@ -688,7 +785,7 @@ static void mark_fexit(struct share_func *f, int n, const struct share_func *x, 
 	}
 }
 
-#define TABLE	"/sys/kernel/btf/vmlinux.tramp"
+#define TABLE	"/sys/kernel/btf_tramp/vmlinux"
 
 /* All of @path (a sysfs file: no size) into a malloc'd buffer, or NULL */
 static unsigned char *slurp(const char *path, size_t *len)
@@ -773,7 +870,7 @@ static void site_names_read(struct site_name *s, int k, const char *path, int ka
  * site: two BTF ids can name one function (names the compiler folded into
  * one, such as __x64_sys_munlockall and __do_sys_munlockall), each "taken"
  * alone, but a link that names one call site twice is refused, -EINVAL
- * (kernel/7.3-fixes 3/11). A tool keeps one of them; this one keeps the
+ * (kernel/7.3-fixes 3/10). A tool keeps one of them; this one keeps the
  * name ftrace lists the site by, as the search does. The count kept.
  */
 static int one_per_site(const struct share_func *f, int n, uint32_t *ids, int k)
@@ -975,6 +1072,8 @@ static int prepare(struct share_ctx *c, const char *path)
 		goto fail;
 	}
 	mark_fexit(c->f, c->n, x, c->xn);
+	if (mark_ei(c->f, c->n) < 0)
+		say("share: no /sys/kernel/debug/error_injection/list: every function counted as shareable");
 	for (int i = 0; i < c->n; i++) {
 		c->ids[i] = c->f[i].id;
 		c->cookies[i] = share_cookie(c->f[i].id);
@@ -1146,6 +1245,7 @@ void boot_share(const char *path)
 			say("shared: proof: stamped-blocks skipped (the kernel refuses bpf_tramp_share=3)");
 		share_klp(&c, 1);
 		share_klp(&c, 0);
+		share_override(&c);
 	}
 	share_set(1);
 	bpf_object__close(c.obj);

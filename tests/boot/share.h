@@ -30,6 +30,11 @@ struct share_func {
 	char model[96];		/* the model as text: equal for one group */
 	int fexit;		/* 0: left out of the fexit.multi link */
 	uint64_t addr;		/* /proc/kallsyms */
+	/*
+	 * on the error injection list (/sys/kernel/debug/error_injection/list):
+	 * the kernel never shares its image (an override may move its ip)
+	 */
+	int ei;
 };
 
 #define SHARE_STAGES	8
@@ -161,6 +166,8 @@ uint64_t share_counter(struct share_ctx *c, uint32_t k);
 void share_counter_set(struct share_ctx *c, uint32_t k, uint64_t v);
 /* The attached function @name, or NULL */
 struct share_func *share_find(struct share_ctx *c, const char *name);
+/* Whether @name is on the error injection list (/sys/kernel/debug/error_injection/list) */
+bool share_ei(const char *name);
 /* The cookie the links give the function of BTF id @id (distinct for each) */
 uint64_t share_cookie(uint32_t id);
 
@@ -191,6 +198,25 @@ void share_proof(struct share_ctx *c, int mode);
  * attach, with bpf_tramp_share = @mode (share_klp.c; /btfids_klp.ko)
  */
 void share_klp(struct share_ctx *c, int mode);
+/*
+ * Overriding kprobes (bpf_override_return()) on functions a fentry.multi
+ * link with cookies traces, sharing on (share_override.c)
+ */
+void share_override(struct share_ctx *c);
+/*
+ * Every entry of /sys/kernel/btf but vmlinux parsed as a module's split BTF,
+ * as tools that list the folder do, and the table's own folder
+ * (share_override.c): one "share: btf dir: " line
+ */
+void share_btf_dir(void);
+/* /proc/kallsyms' address of @name, or 0 */
+uint64_t share_kallsyms_addr(const char *name);
+/*
+ * The symbol the call site of @a or @b calls (enabled_functions: the
+ * function's line, then "\tdirect-->SYMBOL+OFF/SIZE"), into @buf: "" when
+ * it has no direct call.
+ */
+void share_direct_target(const char *a, const char *b, char *buf, size_t size);
 /*
  * bench/tramp's measurements (share_bench.c): @kprobe_n 0 for tracing_multi
  * sharing off, on and stamped and the run-time costs, N for one kprobe_multi attach

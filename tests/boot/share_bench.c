@@ -394,7 +394,7 @@ void share_bench(struct share_ctx *c, int kprobe_n)
 	 * kprobe_multi: a boot of its own a size N, its attaches and detaches
 	 * the boot's last acts: after a kprobe_multi detach over 1,000 or more
 	 * functions the 7.3-rc7 kernel called NULL from the next traced call
-	 * on, until kernel/7.3-fixes 1/11 fixed its x86 ftrace (docs/kernel.md,
+	 * on, until kernel/7.3-fixes 1/10 fixed its x86 ftrace (docs/kernel.md,
 	 * Found and fixed); the figures stay comparable with the earlier ones.
 	 * ROUNDS rounds now that the fix is in the tree (one round moved by
 	 * 1.7% between two icount boots)

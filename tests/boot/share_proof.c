@@ -95,6 +95,7 @@ struct proof {
 	double t0;
 	long hits, wrong;
 	int fd_map;
+	int ei_stub;		/* error-injectable call sites to a stub (sites_by_function()) */
 	int file, dir;		/* the drives' file and its folder */
 	char buf[0x2000];
 };
@@ -501,6 +502,79 @@ static void collect(struct proof *p)
 	      why[0] ? ": " : "", why);
 }
 
+static int cmp_func_name(const void *a, const void *b)
+{
+	return strcmp((*(struct share_func *const *)a)->name, (*(struct share_func *const *)b)->name);
+}
+
+/*
+ * Sharing on, each of the phase's functions by its call site's target in
+ * enabled_functions ("NAME ...", then "\tdirect-->SYMBOL+OFF/SIZE"): a
+ * function on the error injection list must call an image of its own, any
+ * other one a shared image (or its stubs). The sorted pointers are mmap()ed
+ * and unmapped: the proof compares free memory before and after, and
+ * glibc's heap would keep them.
+ */
+static void sites_by_function(struct proof *p)
+{
+	FILE *f = fopen("/sys/kernel/tracing/enabled_functions", "r");
+	size_t len = p->n * sizeof(struct share_func *);
+	struct share_func **sorted, key, *kp = &key, **hit = NULL;
+	int ei_shared = 0, ei_stub = 0, other_own = 0, seen = 0;
+	char line[512], ex[256] = "", *q;
+	size_t nl;
+
+	sorted = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!f || sorted == MAP_FAILED) {
+		check(p, false, "each function's call site by its kind", "enabled_functions: %s",
+		      strerror(errno));
+		goto out;
+	}
+	for (int i = 0; i < p->n; i++)
+		sorted[i] = &p->c->f[i];
+	qsort(sorted, p->n, sizeof(*sorted), cmp_func_name);
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] != '\t') {
+			line[strcspn(line, " \n")] = 0;
+			snprintf(key.name, sizeof(key.name), "%.127s", line);
+			hit = bsearch(&kp, sorted, p->n, sizeof(*sorted), cmp_func_name);
+			continue;
+		}
+		q = strstr(line, "-->");
+		if (!hit || !q)
+			continue;
+		seen++;
+		q[3 + strcspn(q + 3, "+ \n")] = 0;
+		nl = strlen(q + 3);
+		/*
+		 * a stub pushes its own site + 5: the image takes the right ip
+		 * and cookie from it whatever moved regs->ip (14/21)
+		 */
+		if ((*hit)->ei && share_shared_name(q + 3) && nl > 6 &&
+		    !strcmp(q + 3 + nl - 6, "_stubs"))
+			ei_stub++;
+		else if ((*hit)->ei && share_shared_name(q + 3))
+			ei_shared++;
+		else if (!(*hit)->ei && !share_shared_name(q + 3))
+			other_own++;
+		else
+			continue;
+		if (strlen(ex) < 160)
+			snprintf(ex + strlen(ex), sizeof(ex) - strlen(ex), "%s%s -> %s",
+				 ex[0] ? ", " : "", (*hit)->name, q + 3);
+	}
+	check(p, !ei_shared && !other_own && seen > 0,
+	      "no error-injectable function's call site to a shared image, every other one's to a shared image",
+	      "%d sites of the phase's functions by name: %d error-injectable to a shared image, %d to a stub of one, %d others to an image of their own%s%s",
+	      seen, ei_shared, ei_stub, other_own, ex[0] ? ": " : "", ex);
+	p->ei_stub = ei_stub;
+out:
+	if (f)
+		fclose(f);
+	if (sorted != MAP_FAILED)
+		munmap(sorted, len);
+}
+
 static void images(struct proof *p, const struct share_counts *b, const struct share_counts *a,
 		   bool on)
 {
@@ -508,7 +582,14 @@ static void images(struct proof *p, const struct share_counts *b, const struct s
 	long blocks = a->s.stub_blocks - b->s.stub_blocks, stubs = a->s.stubs - b->s.stubs;
 	int ks = a->ksyms - b->ksyms, kss = a->ksyms_shared - b->ksyms_shared;
 	int direct = a->direct - b->direct, dsh = a->direct_shared - b->direct_shared;
-	int want_stubs = on && (p->sides & EXIT) ? p->c->xn : 0;
+	int ei = 0, xei = 0, want_stubs;
+
+	/* functions on the error injection list keep images of their own */
+	for (int i = 0; on && i < p->n; i++) {
+		ei += p->c->f[i].ei;
+		xei += p->c->f[i].ei && p->c->f[i].fexit;
+	}
+	want_stubs = on && (p->sides & EXIT) ? p->c->xn - xei : 0;
 
 	check(p, ks == im + blocks && kss == sh + blocks,
 	      "one /proc/kallsyms symbol per image and per block of stubs",
@@ -518,15 +599,23 @@ static void images(struct proof *p, const struct share_counts *b, const struct s
 	      "a stub for each function of a shared image that calls the original",
 	      "%ld stubs in %ld blocks of %ld bytes, want %d", stubs, blocks,
 	      a->s.stub_bytes - b->s.stub_bytes, want_stubs);
-	check(p, on ? sh == im && im > 0 && im < p->n : sh == 0 && im == p->n,
-	      on ? "every image shared, fewer than functions" : "one image per function",
-	      "%ld images of %ld bytes for %d functions, %ld shared", im,
-	      a->s.bytes - b->s.bytes, p->n, sh);
-	check(p, direct == p->n && dsh == (on ? direct : 0),
-	      on ? "one ftrace direct entry per function, each to a shared image" :
+	/*
+	 * sharing on: the error-injectable functions' own images besides the
+	 * shared ones (with fexit, some of their fentry-only images may still
+	 * be on their way out: at least that many)
+	 */
+	check(p, on ? im - sh >= ei && sh > 0 && im < p->n : sh == 0 && im == p->n,
+	      on ? "every image shared but the error-injectable functions' own, fewer than functions" :
+		   "one image per function",
+	      "%ld images of %ld bytes for %d functions, %ld shared, %d error-injectable", im,
+	      a->s.bytes - b->s.bytes, p->n, sh, ei);
+	if (on)
+		sites_by_function(p);
+	check(p, direct == p->n && dsh == (on ? direct - ei + p->ei_stub : 0),
+	      on ? "one ftrace direct entry per function, each to a shared image but the error-injectable ones" :
 		   "one ftrace direct entry per function",
-	      "%d new functions in enabled_functions for %d, %d of them to a shared image",
-	      direct, p->n, dsh);
+	      "%d new functions in enabled_functions for %d, %d of them to a shared image, %d error-injectable",
+	      direct, p->n, dsh, ei);
 }
 
 /*

@@ -33,11 +33,15 @@
  *           table and never trusts it: it drops the class in one line,
  *           echoed, and uses its own models)
  *   verdicts the attach verdicts of the table the kernel exports
- *           (/sys/kernel/btf/vmlinux.tramp, version 3; checked here against
+ *           (/sys/kernel/btf_tramp/vmlinux, version 3; checked here against
  *           /sys/kernel/btf/vmlinux's crc32 with include/btfids/tramp.h's
  *           btf_tramp2_check()): for each tracing_multi type, one link over
  *           every function the table says it takes, and each function it
  *           refuses alone, with the table's errno
+ *   kernel word one link of each tracing_multi type over every function of
+ *           the table with BPF_F_TRACING_MULTI_SKIP_REFUSED: what it
+ *           attaches and the errno of each it refuses, in one call, against
+ *           the exported table's verdicts (kernel_word_type())
  *   same-name every function whose name /proc/kallsyms holds at two or
  *           more text addresses, with fentry and with fentry.multi alone:
  *           refused as btfids' verdicts say (/same-name.txt), never
@@ -741,7 +745,7 @@ static void free_table(struct tramp_table *t, struct tramp_sites *s)
  * the errno's name. Per type: one link over every function the table
  * takes, at the first try; each one it refuses alone, with its errno; and
  * a same-call-site one both ways: beside the lowest taken id of its call
- * site refused, EINVAL (kernel/7.3-fixes 3/11), alone taken.
+ * site refused, EINVAL (kernel/7.3-fixes 3/10), alone taken.
  */
 #define VERDICT_EXAMPLES	4
 
@@ -778,7 +782,7 @@ static int cmp_id_addr_addr(const void *a, const void *b)
  * functions at ftrace sites: two names of one function (such as
  * __x64_sys_munlockall and __do_sys_munlockall) are each taken alone, but
  * a link that names one call site twice is refused, EINVAL
- * (kernel/7.3-fixes 3/11). The count kept; @n when out of memory.
+ * (kernel/7.3-fixes 3/10). The count kept; @n when out of memory.
  */
 static int one_per_site(const struct tramp_table *t, uint32_t *ids, int n)
 {
@@ -956,6 +960,92 @@ out:
 	free(refwant);
 }
 
+/*
+ * The kernel's own word (kernel/7.3: BPF_F_TRACING_MULTI_SKIP_REFUSED):
+ * one link of @type over every function of @path, which attaches what the
+ * kernel takes and gives each other one's errno, in one call; each against
+ * the table's verdict @k ("taken" for 0; "same-call-site" for EINVAL, the
+ * kernel keeping a site's lowest id, as the table does; else the errno's
+ * name). "kernel word: <type> '*': <A> attached, <R> refused with reasons
+ * in one call; the table's verdicts against them: <D> differ".
+ */
+static void kernel_word_type(const char *path, int k, int prog, int type, const char *name)
+{
+	char want[2][16], ex[VERDICT_EXAMPLES][96];
+	uint32_t *ids = NULL, id;
+	char (*wants)[16] = NULL;
+	int n = 0, cap = 0, fd, i, a = 0, r = 0, d = 0;
+	int32_t *errs = NULL;
+	const char *got;
+	FILE *f = fopen(path, "r");
+	union bpf_attr at = { 0 };
+	double t0;
+
+	if (!f) {
+		say("kernel word: %s FAILED (%s unreadable)", name, path);
+		return;
+	}
+	while (fscanf(f, "%u %15s %15s", &id, want[0], want[1]) == 3) {
+		if (n >= cap) {
+			void *x, *y;
+
+			cap = cap ? 2 * cap : 4096;
+			x = realloc(ids, cap * sizeof(*ids));
+			ids = x ? x : ids;
+			y = realloc(wants, cap * sizeof(*wants));
+			wants = y ? y : wants;
+			if (!x || !y) {
+				say("kernel word: %s FAILED (no memory)", name);
+				fclose(f);
+				goto out;
+			}
+		}
+		ids[n] = id;
+		snprintf(wants[n++], 16, "%s", want[k]);
+	}
+	fclose(f);
+	errs = calloc(n ? n : 1, sizeof(*errs));
+	if (!n || !errs) {
+		say("kernel word: %s FAILED (%s)", name, n ? "no memory" : "no function");
+		goto out;
+	}
+	at.link_create.prog_fd = prog;
+	at.link_create.attach_type = type;
+	at.link_create.tracing_multi.ids = (uintptr_t)ids;
+	at.link_create.tracing_multi.cnt = n;
+	at.link_create.tracing_multi.flags = BPF_F_TRACING_MULTI_SKIP_REFUSED;
+	at.link_create.tracing_multi.errs = (uintptr_t)errs;
+	t0 = now();
+	fd = sys_bpf(BPF_LINK_CREATE, &at);
+	if (fd < 0) {
+		say("kernel word: %s FAILED (one link over %d functions with their refusals: %s)",
+		    name, n, strerror(errno));
+		goto out;
+	}
+	close(fd);
+	for (i = 0; i < n; i++) {
+		a += !errs[i];
+		r += !!errs[i];
+		got = errno_name(-errs[i]);
+		if (!strcmp(got, wants[i]) ||
+		    (errs[i] == -EINVAL && !strcmp(wants[i], "same-call-site")))
+			continue;
+		if (d < VERDICT_EXAMPLES)
+			snprintf(ex[d], sizeof(ex[d]), "id %u: the table %s, the kernel %s", ids[i],
+				 wants[i], got);
+		d++;
+	}
+	say("kernel word: %s: one call over %d functions: %.1f s", name, n, now() - t0);
+	say("kernel word: %s '*': %d attached, %d refused with reasons in one call; the table's verdicts against them: %d differ",
+	    name, a, r, d);
+	for (i = 0; i < d && i < VERDICT_EXAMPLES; i++)
+		say("kernel word: %s: differ: %s", name, ex[i]);
+out:
+	free(ids);
+	free(wants);
+	free(errs);
+}
+
 static void judge_verdicts(const struct tramp_table *t, const char *path, const char *who, int map)
 {
 	static char log[1 << 12];
@@ -977,11 +1067,12 @@ static void judge_verdicts(const struct tramp_table *t, const char *path, const 
 			continue;
 		}
 		judge_verdicts_type(t, path, who, k, prog, types[k].type, types[k].name);
+		kernel_word_type(path, k, prog, types[k].type, types[k].name);
 		close(prog);
 	}
 }
 
-#define TABLE		"/sys/kernel/btf/vmlinux.tramp"
+#define TABLE		"/sys/kernel/btf_tramp/vmlinux"
 #define TABLE_VERDICTS	"/table-verdicts.txt"
 #define TABLE_SINGLE	"/table-single.txt"
 
@@ -1577,7 +1668,7 @@ out:
 }
 
 /*
- * The kallsyms batch pass (feature series 5/16: a tracing_multi link of
+ * The kallsyms batch pass (feature series 5/21: a tracing_multi link of
  * BATCH_LOOKUP functions or more resolves its names in one pass over
  * kallsyms) must refuse a name at two text addresses as the one-by-one
  * lookup does (same_name()): one fentry.multi link of BATCH_LOOKUP - 1
