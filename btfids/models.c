@@ -76,7 +76,7 @@ void btfids_models_usage(FILE *f)
 		"                        fexit, fmod_ret, fentry.multi, fexit.multi): --all\n"
 		"                        --verdicts's, or a version 3 table's (on a running\n"
 		"                        kernel: --btf /sys/kernel/btf/vmlinux\n"
-		"                        /sys/kernel/btf/vmlinux.tramp)\n"
+		"                        /sys/kernel/btf_tramp/vmlinux)\n"
 		"  -v, --verbose         say on stderr which architecture's and kernel's rules\n"
 		"                        --all used, and where the release came from\n"
 		"  -h, --help            this help\n\n"
