@@ -631,6 +631,15 @@ static int table_taken(const struct btf *btf, const struct btf_tramp2_hdr *h,
 /* when the patched libbpf had its ids, just before it makes the link (its pr_debug) */
 static double selected;
 
+/*
+ * libbpf_internal.h's (kernel/7.3-libbpf): the table's way, which this
+ * client measures, where the kernel would be asked first
+ * (BPF_F_TRACING_MULTI_SKIP_REFUSED: tests/boot-tramp.sh's kernel word)
+ */
+#ifdef CLIENT_TABLE
+extern bool libbpf_tracing_multi_table_only;
+#endif
+
 static int print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	if (level == LIBBPF_DEBUG && strstr(fmt, "trampoline table: "))
@@ -663,6 +672,9 @@ int main(void)
 			snprintf(release, sizeof(release), "%s", u.release);
 	}
 	libbpf_set_print(print);
+#ifdef CLIENT_TABLE
+	libbpf_tracing_multi_table_only = true;
+#endif
 	btf = btf__load_vmlinux_btf();
 	prog = load_prog(&obj);
 	raw = read_file("/sys/kernel/btf/vmlinux", &blen);

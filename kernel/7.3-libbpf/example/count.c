@@ -4,10 +4,12 @@
  *
  *   count PATTERN [SECONDS]	(count.bpf.o in the working directory)
  *
- * One fentry.multi link by libbpf's pattern attach. With a kernel that
- * exports its trampoline table and kernel/7.3-libbpf's libbpf, the link
- * holds exactly the functions the kernel takes, at the first try, and
- * libbpf says what it left out and why. Built, from the top folder:
+ * One fentry.multi link by libbpf's pattern attach. With kernel/7.3-libbpf's
+ * libbpf the link holds exactly the functions the kernel takes, at the
+ * first try, and libbpf says what was left out and why: by the kernel's
+ * own word (BPF_F_TRACING_MULTI_SKIP_REFUSED: a count a refusal's errno),
+ * else by its exported trampoline table (a count a verdict). Built, from
+ * the top folder:
  *
  *   make libbpf-table		# build/libbpf-table: libbpf 1.8 with the patch
  *   L=build/libbpf-table; E=kernel/7.3-libbpf/example
@@ -39,9 +41,10 @@ static int by_count(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-	__u32 verdicts[__MAX_BPF_TRACING_MULTI_VERDICT];
+	__u32 verdicts[__MAX_BPF_TRACING_MULTI_VERDICT], errs[134];
 	LIBBPF_OPTS(bpf_tracing_multi_opts, opts, .verdict_cnt = verdicts,
-		    .verdict_cnt_len = __MAX_BPF_TRACING_MULTI_VERDICT);
+		    .verdict_cnt_len = __MAX_BPF_TRACING_MULTI_VERDICT, .errno_cnt = errs,
+		    .errno_cnt_len = 134);
 	struct call *calls = NULL;
 	struct bpf_object *obj;
 	struct bpf_link *link;
@@ -74,6 +77,10 @@ int main(int argc, char **argv)
 		if (verdicts[i])
 			printf("%s %u %s", n++ ? "," : "; left out:", verdicts[i],
 			       libbpf_tracing_multi_verdict_str(i));
+	for (i = 1; i < 134; i++)
+		if (errs[i])
+			printf("%s %u refused by the kernel (%s)", n++ ? "," : "; left out:",
+			       errs[i], strerror(i));
 	printf("\n");
 	n = 0;
 	sleep(argc > 2 ? atoi(argv[2]) : 1);
