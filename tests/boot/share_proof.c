@@ -648,6 +648,7 @@ struct attached {
 	const struct share_counts *base;
 	int n;
 	bool on;
+	int ei;		/* of them error-injectable: images of their own when on */
 };
 
 /* The images of the first link's attach freed: what the checks judge */
@@ -657,7 +658,7 @@ static bool settled(const struct share_counts *got, const void *arg)
 	long im = got->s.images - a->base->s.images;
 	long blocks = got->s.stub_blocks - a->base->s.stub_blocks;
 
-	return im == (a->on ? got->s.shared - a->base->s.shared : a->n) &&
+	return im == (a->on ? got->s.shared - a->base->s.shared + a->ei : a->n) &&
 	       got->ksyms - a->base->ksyms == im + blocks;
 }
 
@@ -761,7 +762,7 @@ static void proof_phase(struct proof *p, int mode)
 	struct share_ksym *w;
 	char left[256], vm[512], *vmalloc0;
 	double t0, t1;
-	int l, lx = -1, err;
+	int l, lx = -1, err, ei = 0;
 	long kept, lost;
 	bool kasan;
 
@@ -799,7 +800,10 @@ static void proof_phase(struct proof *p, int mode)
 		free(vmalloc0);
 		return;
 	}
-	share_wait(&att, SETTLE_SECS, settled, &(struct attached){ &base, p->n, mode == 1 }, false);
+	for (int i = 0; mode == 1 && i < p->n; i++)
+		ei += c->f[i].ei;
+	share_wait(&att, SETTLE_SECS, settled, &(struct attached){ &base, p->n, mode == 1, ei },
+		   false);
 	images(p, &base, &att, mode == 1);
 	if (mode >= 2)
 		stamped(p, &base, &att, mode);
