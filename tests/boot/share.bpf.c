@@ -26,6 +26,8 @@
  *                inside the image) and checks its cookie again after it
  *   override_ret kprobe: counts its run, bpf_override_return() of
  *                SHARE_OVERRIDE_RET (the override test, share_override.c)
+ *   peek         syscall: copies kernel text (a call site, a stub) into its
+ *                context for the guest (share_proof.c's site_texts())
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -225,6 +227,12 @@ int override_ret(struct pt_regs *ctx)
 	add(SHARE_OVERRIDE_RUNS);
 	bpf_override_return(ctx, SHARE_OVERRIDE_RET);
 	return 0;
+}
+
+SEC("syscall")
+int peek(struct share_peek *a)
+{
+	return bpf_probe_read_kernel(a->bytes, sizeof(a->bytes), (void *)a->addr);
 }
 
 char LICENSE[] SEC("license") = "GPL";

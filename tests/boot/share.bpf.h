@@ -73,4 +73,15 @@ enum share_counter {
 	SHARE_COUNTERS,
 };
 
+/*
+ * The peek program's context (share.bpf.c, run by BPF_PROG_TEST_RUN): the
+ * guest sets addr, the program copies SHARE_PEEK_BYTES of kernel memory
+ * from there into bytes (the call site and stub checks, share_proof.c)
+ */
+#define SHARE_PEEK_BYTES	32
+struct share_peek {
+	__u64 addr;
+	__u8 bytes[SHARE_PEEK_BYTES];
+};
+
 #endif
