@@ -160,8 +160,10 @@ if [ -d "$top/kernel/7.3-libbpf" ] && [ "${BTFIDS_SELFTESTS_LIBBPF:-}" != upstre
 	lbt=(LIBBPF_TABLE="$OUT/libbpf-table")
 	for p in "$top"/kernel/7.3-libbpf/0*-selftests-bpf-*.patch; do
 		patch -d "$T" -p1 -R --dry-run -s -f <"$p" >/dev/null 2>&1 && continue
+		# its selftest files alone (not its MAINTAINERS hunk)
 		mkdir -p "$extra" &&
-		patch -d "$extra" -p5 -s -f <"$p" >"$tmp/err" 2>&1 ||
+		awk '/^diff --git /{ keep = $3 ~ /^a\/tools\/testing\/selftests\/bpf\// } keep' "$p" |
+		patch -d "$extra" -p5 -s -f >"$tmp/err" 2>&1 ||
 			{ bad "${p##*/} does not apply: $(head -3 "$tmp/err")"; finish; }
 		lbt+=(EXTRA="$extra")
 	done
