@@ -94,7 +94,7 @@ build_share_guest() {
 	shift 2
 	local guest=("$S"/init.c "$S"/ids.c "$S"/models.c "$S"/args.c "$S"/share.c
 		     "$S"/share_proof.c "$S"/share_klp.c "$S"/share_override.c "$S"/share_bench.c
-		     "$S"/share_stress.c "$S"/share_ksym.c "$S"/nomemfd.c "$@")
+		     "$S"/share_stress.c "$S"/share_ksym.c "$S"/share_site.c "$S"/nomemfd.c "$@")
 	# shellcheck disable=SC2086 # flags: words
 	clang $CFLAGS_BPF -c "$S/ids.bpf.c" -o "$d/ids.bpf.o" 2>"$d/err" &&
 	clang $CFLAGS_BPF -I"$lb/include" -I"$T/tools/include/uapi" \

@@ -212,12 +212,6 @@ void share_btf_dir(void);
 /* /proc/kallsyms' address of @name, or 0 */
 uint64_t share_kallsyms_addr(const char *name);
 /*
- * The symbol the call site of @a or @b calls (enabled_functions: the
- * function's line, then "\tdirect-->SYMBOL+OFF/SIZE"), into @buf: "" when
- * it has no direct call.
- */
-void share_direct_target(const char *a, const char *b, char *buf, size_t size);
-/*
  * bench/tramp's measurements (share_bench.c): @kprobe_n 0 for tracing_multi
  * sharing off, on and stamped and the run-time costs, N for one kprobe_multi attach
  * and detach over the first N functions and nothing after it.
@@ -235,5 +229,70 @@ void share_stress(struct share_ctx *c, int mode);
  * sharing on, the kernel's lines about what it dropped.
  */
 void share_trust(struct share_ctx *c) __attribute__((weak));
+
+/*
+ * Call sites by their text (share_site.c): the symbols of /proc/kallsyms
+ * by address (names kept for bpf_trampoline_* ones only), mmap()ed so that
+ * glibc's heap does not keep them (the proof compares free memory)
+ */
+struct share_sym {
+	uint64_t addr;
+	char name[64];
+};
+
+struct share_syms {
+	struct share_sym *t;
+	int n;
+	size_t len;	/* bytes mapped */
+};
+
+/* Load @s: 0 or -errno */
+int share_syms_load(struct share_syms *s);
+void share_syms_free(struct share_syms *s);
+
+enum share_site_kind {
+	SHARE_SITE_UNREAD,	/* the text could not be read */
+	SHARE_SITE_NONE,	/* no call or jmp: not patched */
+	SHARE_SITE_ELSEWHERE,	/* not an image's start, not a well-formed stub */
+	SHARE_SITE_OWN,		/* a per-function image (bpf_trampoline_<key>) */
+	SHARE_SITE_SHARED,	/* a shared image */
+	SHARE_SITE_STUB,	/* jmp to a stub that pushes the site's own + 5 */
+	SHARE_SITE_OTHER_STUB,	/* jmp to a stub that pushes another site's */
+};
+
+/* What share_site_read() found of one call site */
+struct share_site {
+	uint64_t site;		/* the call site: past an ENDBR or its seal */
+	uint64_t target;	/* where its call or jmp goes */
+	uint64_t pushed;	/* a stub's: the return address it pushes */
+	bool jmp;		/* e9, else e8 */
+	char image[64];		/* the symbol entered (a stub's: its image) */
+	uint8_t head[12];	/* the function's first bytes */
+};
+
+/*
+ * The call site of the function at @faddr, read through the peek program
+ * @fd_peek (share.bpf.c) and judged against @s: an image entered at its
+ * start, or a stub of a shared image, 32 bytes apart in a block of stubs,
+ * jumped to, that moves stub + 20 into r11, enters a shared image at its
+ * start and goes on to the body it pushed (arch_bpf_tramp_stub(),
+ * kernel/7.3 14/21). x86-64 only.
+ */
+enum share_site_kind share_site_read(int fd_peek, const struct share_syms *s, uint64_t faddr,
+				     struct share_site *out);
+/*
+ * Where ftrace's direct record sends the call site of the function
+ * /proc/kallsyms names @name (enabled_functions lists it as @name or
+ * @alias), judged as share_site_read() judges the text: for a site another
+ * ftrace ops shares (a livepatch, a kprobe), whose text calls ftrace.
+ * The record's "SYMBOL+OFF" is read by address, each symbol of that name
+ * (blocks of stubs share one); two readings are SHARE_SITE_ELSEWHERE.
+ */
+enum share_site_kind share_site_record(struct share_ctx *c, const char *name, const char *alias,
+				       struct share_site *out);
+/* The peek program's fd in @c's object */
+int share_peek_fd(struct share_ctx *c);
+/* A kind in words: "an image of its own", ... */
+const char *share_site_str(enum share_site_kind k);
 
 #endif

@@ -189,25 +189,28 @@ static void ovr_kprobes_close(struct bpf_link **kl)
  */
 static void ovr_sites(struct ovr_test *t, const char *when)
 {
-	char tgt[128], what[96];
+	enum share_site_kind kind;
+	struct share_site s;
+	char what[96];
 	int shared_peers = 0;
 
+	/* by ftrace's records, by address (share_site.c): a kprobe shares the sites */
 	for (size_t k = 0; k < OVR_SYSCALLS; k++) {
 		char alias[64];
 
 		/* ftrace may list the call site by gcc's other name of it */
 		snprintf(alias, sizeof(alias), "__do_sys_%s", t->names[k] + 10);
-		share_direct_target(t->names[k], alias, tgt, sizeof(tgt));
-		if (!tgt[0] || share_shared_name(tgt)) {
+		kind = share_site_record(t->c, t->names[k], alias, &s);
+		if (kind != SHARE_SITE_OWN) {
 			snprintf(what, sizeof(what), "%s, the call sites", when);
-			ovr_check(t, false, what, "%s calls %s, want an image of its own",
-				  t->names[k], tgt[0] ? tgt : "no image");
+			ovr_check(t, false, what, "%s enters %s (%s), want an image of its own",
+				  t->names[k], share_site_str(kind), s.image[0] ? s.image : "no image");
 			return;
 		}
 	}
 	for (int i = OVR_SYSCALLS; i < t->n; i++) {
-		share_direct_target(t->names[i], t->names[i], tgt, sizeof(tgt));
-		shared_peers += tgt[0] && share_shared_name(tgt);
+		kind = share_site_record(t->c, t->names[i], t->names[i], &s);
+		shared_peers += kind == SHARE_SITE_SHARED || kind == SHARE_SITE_STUB;
 	}
 	snprintf(what, sizeof(what), "%s, the call sites", when);
 	ovr_check(t, shared_peers > 0, what,
