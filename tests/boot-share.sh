@@ -151,7 +151,7 @@ ms = [json.loads(l) for l in open(d + '/models.jsonl')]
 funcs = collections.Counter(m['name'] for m in ms)
 # the functions the proof drives and the livepatch test patches stay in
 import re
-keep = set(re.findall(r'\{ "(\w+)", d_\w+ \}', open(sys.argv[3] + '/share_proof.c').read()))
+keep = set(re.findall(r'\{ "(\w+)", d_\w+(?:, \w+)? \}', open(sys.argv[3] + '/share_proof.c').read()))
 keep |= set(re.findall(r'#define KLP_\w+\s+"(\w+)"', open(sys.argv[3] + '/share_klp.c').read()))
 # and the syscalls the stress's load calls (share_stress.c) and the override
 # test overrides (share_override.c)

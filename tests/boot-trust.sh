@@ -198,7 +198,7 @@ syms = collections.Counter(l.split()[-1] for l in open(d + '/nm'))
 ms = [json.loads(l) for l in open(d + '/models.jsonl')]
 names = collections.Counter(m['name'] for m in ms)
 proof = open(s + '/share_proof.c').read()
-driven = set(re.findall(r'\{ "(\w+)", d_\w+ \}', proof))
+driven = set(re.findall(r'\{ "(\w+)", d_\w+(?:, \w+)? \}', proof))
 keep = {int(l) for l in open(d + '/keep-ids')}
 def model(m):
     sizes, flags = m.get('arg_size', []), m.get('arg_flags', [])
