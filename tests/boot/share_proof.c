@@ -575,10 +575,12 @@ static void collect(struct proof *p)
 	      (unsigned long long)prog_misses(p->fd_prog[1]), why[0] ? ": " : "", why);
 }
 
-/* One function's call site: its address, its function (p->c->f) */
+/* One function's call site: its function (p->c->f), what share_site_read() found */
 struct site_text {
 	uint64_t site;
 	int idx;
+	enum share_site_kind kind;
+	struct share_site s;
 };
 
 static int cmp_site(const void *a, const void *b)
@@ -614,12 +616,12 @@ static void example(char *buf, size_t size, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void site_one(struct proof *p, const struct site_text *t, const struct share_syms *syms,
-		     const struct site_text *sites, struct site_counts *k)
+static void site_one(struct proof *p, const struct site_text *t, const struct site_text *sites,
+		     struct site_counts *k)
 {
 	const struct share_func *f = &p->c->f[t->idx];
-	struct share_site s;
-	enum share_site_kind kind = share_site_read(p->fd_peek, syms, f->addr, &s);
+	const struct share_site s = t->s;
+	enum share_site_kind kind = t->kind;
 	struct site_text key = { .site = s.pushed - 5 }, *o;
 	bool shared = kind == SHARE_SITE_SHARED || kind == SHARE_SITE_STUB;
 
@@ -674,7 +676,6 @@ static void site_texts(struct proof *p)
 	size_t len = p->n * sizeof(struct site_text);
 	struct site_counts k = { 0 };
 	struct share_syms syms;
-	struct share_site s;
 	struct site_text *t;
 	int err, fine;
 
@@ -685,15 +686,15 @@ static void site_texts(struct proof *p)
 		      p->fd_peek < 0 ? "no peek program" : err ? strerror(-err) : strerror(errno));
 		goto out;
 	}
-	/* the sites, to name the function a stranger's stub is for */
+	/* sorted by site, to name the function a stranger's stub is for */
 	for (int i = 0; i < p->n; i++) {
-		share_site_read(p->fd_peek, &syms, p->c->f[i].addr, &s);
-		t[i].site = s.site;
+		t[i].kind = share_site_read(p->fd_peek, &syms, p->c->f[i].addr, &t[i].s);
+		t[i].site = t[i].s.site;
 		t[i].idx = i;
 	}
 	qsort(t, p->n, sizeof(*t), cmp_site);
 	for (int i = 0; i < p->n; i++)
-		site_one(p, &t[i], &syms, t, &k);
+		site_one(p, &t[i], t, &k);
 	fine = k.kind[SHARE_SITE_OWN] + k.kind[SHARE_SITE_SHARED] + k.kind[SHARE_SITE_STUB];
 	check(p, fine == p->n, "every call site's text enters its own function",
 	      "%d sites: %d to an image's start, %d to a stub of a shared image that pushes their own return address, %d to another function's stub; %d not patched, %d elsewhere, %d unreadable%s%s",
