@@ -17,7 +17,11 @@
 # (share_bench.c) and the guest's "shared:" lines are printed, with the
 # attach and detach lines made from its rounds: "shared:" (off, on,
 # kprobe_multi), each followed by a "stamped:" line (off, stamped,
-# kprobe_multi) when the kernel takes bpf_tramp_share=2.
+# kprobe_multi) when the kernel takes bpf_tramp_share=2. First the
+# table's rounds (issue 50; share_bench.c table_bench()): "table:" lines,
+# the first attach (btf_tramp_forget) and a second one with the table on
+# against the table off (btf_tramp=N), sharing on, and kprobe_multi; with
+# BTFIDS_BENCH_TABLE_ONLY=1 those alone (and kprobe_multi's boots).
 #
 # --stress: the same boot runs the stress instead (share_stress.c):
 # fentry.multi, fexit.multi and kprobe_multi over every function at once,
@@ -239,7 +243,11 @@ PY
 
 gic=$(boot_gic "$T") || { bad "no gen_init_cpio in $T"; finish; }
 extra=()
-[ -n "$bench" ] && { touch "$tmp/empty"; extra=("/share-bench=$tmp/empty"); }
+if [ -n "$bench" ]; then
+	: >"$tmp/empty"
+	[ -z "${BTFIDS_BENCH_TABLE_ONLY:-}" ] || echo table >"$tmp/empty"
+	extra=("/share-bench=$tmp/empty")
+fi
 [ -f "$tmp/btfids_klp.ko" ] && extra=("/btfids_klp.ko=$tmp/btfids_klp.ko")
 [ -n "$stress" ] && { echo "$ROUNDS ${BTFIDS_STRESS_MODE:-both} $OFF_ROUNDS ${BTFIDS_STRESS_FIRST:-0} ${BTFIDS_STRESS_OFF_EVERY:-1} $CK_ROUNDS" >"$tmp/rounds"; extra=("/share-stress=$tmp/rounds"); }
 # make check: the proofs with an image per function (off: mainline; stamped) over
@@ -264,7 +272,9 @@ if [ -z "$rel" ]; then
 fi
 grep -E "^boot: $rel share" "$L" | sed "s/^boot: $rel /  /" | grep -v ': check '
 if [ -n "$bench" ]; then
-	if grep -qE "^boot: $rel shared: run-time a call: " "$L" && ! grep -q FAILED "$L"; then
+	done_line="shared: run-time a call: "
+	[ -z "${BTFIDS_BENCH_TABLE_ONLY:-}" ] || done_line="shared: table done"
+	if grep -qE "^boot: $rel $done_line" "$L" && ! grep -q FAILED "$L"; then
 		ok "the bench ran to its summary"
 	else
 		bad "the bench: $(grep -m1 FAILED "$L" || echo "no summary")"
@@ -300,7 +310,7 @@ for k, n, a, d in re.findall(r"share: bench (off|on|stamped|kprobe_multi) (\d+) 
 stamped = any(k == "stamped" for _, k in runs)
 def ratio(a, b):
     return a / b if b else float("nan")
-for n in sorted({n for n, _ in runs}):
+for n in sorted({n for n, k in runs if k == "on"}):
     for i, what in ((0, "attach"), (1, "detach")):
         m = {k: statistics.median(r[i] for r in runs.get((n, k), [(float("nan"),) * 2])) / mhz
              for k in ("off", "on", "stamped", "kprobe_multi")}
@@ -310,6 +320,26 @@ for n in sorted({n for n, _ in runs}):
                   % (name, what, n, m["off"], d, m[d], m["kprobe_multi"],
                      d, ratio(m[d], m["off"]), d, ratio(m[d], m["kprobe_multi"])))
 ' || bad "the summary lines: no TSC rate or rounds in the logs"
+	# the table on against off (share_bench.c table_bench()), in seconds
+	cat "$L" "$tmp"/klog* 2>/dev/null | python3 -c '
+import re, statistics, sys
+txt = sys.stdin.read()
+mhz = float(re.search(r"shared: bench \d+ rounds, TSC ([\d.]+) MHz", txt).group(1))
+runs = {}
+for k, n, a, d in re.findall(r"share: (?:table|bench) (off|first|second|kprobe_multi) (\d+) functions, "
+                             r"round \d+: attach ([\d.]+), detach ([\d.]+) Mcycles", txt):
+    runs.setdefault((int(n), k), []).append((float(a), float(d)))
+def med(n, k, i):
+    v = runs.get((n, k))
+    return statistics.median(r[i] for r in v) / mhz if v else float("nan")
+def ratio(a, b):
+    return a / b if b else float("nan")
+for n in sorted({n for n, k in runs if k == "first"}):
+    on, off, kp = med(n, "first", 0), med(n, "off", 0), med(n, "kprobe_multi", 0)
+    sec = med(n, "second", 0)
+    print("table: attach %d functions: first %.4f s, second %.4f s, off %.4f s, kprobe_multi %.4f s; "
+          "off/first %.3f, first/kprobe_multi %.3f" % (n, on, sec, off, kp, ratio(off, on), ratio(on, kp)))
+' || bad "the table lines: no TSC rate or table rounds in the logs"
 	grep -E "^boot: $rel shared: (images|run-time a call): " "$L" | sed "s/^boot: $rel //"
 	grep -E "^boot: $rel shared: " "$L" | sed "s/^boot: $rel //" |
 		grep -vE "^shared: (images|run-time a call): " >"$tmp/rest"

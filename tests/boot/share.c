@@ -1210,11 +1210,16 @@ void boot_share(const char *path)
 	/* the TSC rate against CLOCK_MONOTONIC (jiffies here: a long span) */
 	c.hz = (__rdtsc() - s0) / (now() - m0);
 	if (bench) {
-		/* /share-bench: empty, or N: only kprobe_multi over N functions */
+		/*
+		 * /share-bench: empty, N: only kprobe_multi over N functions,
+		 * "table": only the table's rounds (-1)
+		 */
 		f = fopen("/share-bench", "r");
 		if (f) {
-			if (fscanf(f, "%d", &kprobe_n) != 1)
-				kprobe_n = 0;
+			char word[16] = "";
+
+			if (fscanf(f, "%15s", word) != 1 || sscanf(word, "%d", &kprobe_n) != 1)
+				kprobe_n = strcmp(word, "table") ? 0 : -1;
 			fclose(f);
 		}
 		share_bench(&c, kprobe_n);

@@ -5,6 +5,12 @@
  * kprobe_multi's attach and detach: one boot each, the boot's last act
  * (share_bench()'s comment says why):
  *
+ *   table          first the trampoline table on against off (issue 50;
+ *                  table_bench()): tracing_multi fentry, sharing on, over
+ *                  the same sizes, the table off (btf_tramp=N), on for a
+ *                  first attach (btf_tramp_forget: the kernel confirms
+ *                  each function again) and on for a second one; the boot
+ *                  check's line (its time, the table's bytes)
  *   attach/detach  tracing_multi fentry over the first 100, 1,000, 10,000
  *                  and all functions, sharing off (one image per function),
  *                  on and stamped (bpf_tramp_share=2: an image per function,
@@ -38,6 +44,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/klog.h>
 #include <sys/sysmacros.h>
 #include <x86intrin.h>
 
@@ -196,8 +203,8 @@ static double med_field(struct sample *v, int rounds, size_t off)
 }
 
 /* "check 0.120 s, get 0.020 s, ...": each stage's median over the rounds */
-static void stages_text(struct sample *v, int rounds, int which, double hz, char *buf,
-			size_t size)
+static void stages_text(struct sample *v, int rounds, int which, double hz, const char *unit,
+			char *buf, size_t size)
 {
 	const struct share_stages *st = &v[0].st[which];
 
@@ -207,7 +214,7 @@ static void stages_text(struct sample *v, int rounds, int which, double hz, char
 
 		for (int r = 0; r < rounds; r++)
 			x[r] = v[r].st[which].cycles[i];
-		append(buf, size, "%s %.4f s", st->name[i], median(x, rounds) / hz);
+		append(buf, size, "%s %.4f %s", st->name[i], median(x, rounds) / hz, unit);
 	}
 	for (char *p = buf; (p = strstr(p, "; ")); p++)
 		*p = ',';
@@ -341,8 +348,8 @@ static void report_sizes(struct share_ctx *c, struct size_result *res, int nres,
 					 median(cp, ROUNDS), median(tp, ROUNDS),
 					 median(sc[0], ROUNDS) / hz, median(sc[1], ROUNDS) / hz,
 					 median(sc[2], ROUNDS) / hz, median(bk, ROUNDS));
-			stages_text(v, ROUNDS, 0, hz, buf[0], sizeof(buf[0]));
-			stages_text(v, ROUNDS, 1, hz, buf[1], sizeof(buf[1]));
+			stages_text(v, ROUNDS, 0, hz, "s", buf[0], sizeof(buf[0]));
+			stages_text(v, ROUNDS, 1, hz, "s", buf[1], sizeof(buf[1]));
 			say("shared: stages %d functions %s: attach %.4f s (%s); detach %.4f s (%s); images %.0f (%.0f bytes)%s",
 			    res[i].n, kind_name[k], med_field(v, ROUNDS, offsetof(struct sample, attach)) / hz,
 			    buf[0], med_field(v, ROUNDS, offsetof(struct sample, detach)) / hz, buf[1],
@@ -380,6 +387,130 @@ static void summary(struct size_result *res, int nres, const double *rt, double 
 	    rt[ON] / rt[OFF]);
 }
 
+/*
+ * The table on against the table off (issue 50), sharing on, in this boot:
+ * for each size, ROUNDS rounds of three kinds, the order rotated each
+ * round:
+ *   off     btf_tramp=N: the kernel walks BTF and kallsyms for each
+ *           function, as without a table (every attach alike)
+ *   first   btf_tramp=Y after btf_tramp_forget (kernel/7.3-test 2/4): the
+ *           kernel confirms each function's class before it uses it, as
+ *           the first attach after boot does (the cold one a user's first
+ *           command pays)
+ *   second  btf_tramp=Y, the functions confirmed by an attach before it
+ * and the boot check's own line (its time and the table's bytes), which
+ * the host turns into the "table:" lines (bench/tramp).
+ */
+enum { T_OFF, T_FIRST, T_SECOND, T_KINDS };
+static const char *const tkind_name[T_KINDS] = { "off", "first", "second" };
+#define TRAMP_PARAM	"/sys/module/kernel/parameters/btf_tramp"
+#define FORGET_PARAM	"/sys/module/kernel/parameters/btf_tramp_forget"
+
+static int table_param(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) != (ssize_t)strlen(val))
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+/* The table's switches for @kind; -errno when the kernel has none */
+static int table_set(int kind)
+{
+	int err = table_param(TRAMP_PARAM, kind == T_OFF ? "N" : "Y");
+
+	if (!err && kind == T_FIRST)
+		err = table_param(FORGET_PARAM, "1");
+	return err;
+}
+
+/*
+ * The kernel's "btf_tramp: table valid: ..." line (the boot check's
+ * counts, bytes and time) from its log, printed as "share: table: boot:
+ * <line>"; the host reads its bytes and time (under icount, an instruction
+ * a ns). The console's loglevel hides it, the buffer keeps it.
+ */
+static void table_boot_line(void)
+{
+	int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0), n;
+	char *buf, *p, *e;
+
+	if (size <= 0 || !(buf = malloc(size + 1)))
+		return;
+	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, size);
+	buf[n > 0 ? n : 0] = 0;
+	p = strstr(buf, "btf_tramp: table valid: ");
+	if (p) {
+		e = strchr(p, '\n');
+		if (e)
+			*e = 0;
+		say("share: table: boot: %s", p);
+	} else {
+		say("share: table: boot: no \"table valid\" line in the kernel's log");
+	}
+	free(buf);
+}
+
+/* one table round of @kind over @res->n functions into @v[@kind][@r] */
+static int table_one(struct share_ctx *c, int kind, struct size_result *res,
+		     struct sample (*v)[ROUNDS], int r, double m0)
+{
+	struct sample *s = &v[kind][r];
+	int err = table_set(kind);
+
+	if (err) {
+		say("shared: table bench FAILED (btf_tramp for %s: %s)", tkind_name[kind],
+		    strerror(-err));
+		return err;
+	}
+	err = one(c, ON, res->n, s);
+	say("share: table %s %d functions, round %d: attach %.3f, detach %.3f Mcycles (%.0f s)",
+	    tkind_name[kind], res->n, r, s->attach / 1e6, s->detach / 1e6, now() - m0);
+	return err;
+}
+
+/* The table's rounds over each size of @res; 0 or the first error */
+static int table_bench(struct share_ctx *c, struct size_result *res, int nres, double m0)
+{
+	struct sample (*v)[T_KINDS][ROUNDS] = calloc(nres, sizeof(*v));
+	char buf[2][512];
+	int err = 0;
+
+	if (!v)
+		return -ENOMEM;
+	table_boot_line();
+	if (access(FORGET_PARAM, F_OK) || access(TRAMP_PARAM, W_OK)) {
+		say("shared: table bench FAILED (no writable btf_tramp or no btf_tramp_forget: a kernel without kernel/7.3-test 2/4)");
+		free(v);
+		return -ENOENT;
+	}
+	for (int i = 0; i < nres && !err; i++) {
+		for (int r = 0; r < ROUNDS && !err; r++)
+			for (int j = 0; j < T_KINDS && !err; j++)
+				err = table_one(c, (j + r) % T_KINDS, &res[i], v[i], r, m0);
+		say("share: table %d functions: %d rounds done, %.0f s", res[i].n, ROUNDS,
+		    now() - m0);
+	}
+	/* the rest of the bench with the table, as the kernel boots */
+	if (table_param(TRAMP_PARAM, "Y") && !err)
+		err = -EIO;
+	for (int i = 0; i < nres && !err; i++)
+		for (int k = 0; k < T_KINDS; k++) {
+			stages_text(v[i][k], ROUNDS, 0, 1e6, "M", buf[0], sizeof(buf[0]));
+			stages_text(v[i][k], ROUNDS, 1, 1e6, "M", buf[1], sizeof(buf[1]));
+			say("share: table stages %d functions %s: attach (%s); detach (%s) (M: Mcycles)",
+			    res[i].n, tkind_name[k], buf[0], buf[1]);
+		}
+	if (!err)
+		say("shared: table done");
+	free(v);
+	return err;
+}
+
 void share_bench(struct share_ctx *c, int kprobe_n)
 {
 	struct size_result *res = calloc(NSIZES, sizeof(*res));
@@ -399,12 +530,26 @@ void share_bench(struct share_ctx *c, int kprobe_n)
 	 * ROUNDS rounds now that the fix is in the tree (one round moved by
 	 * 1.7% between two icount boots)
 	 */
-	if (kprobe_n) {
+	if (kprobe_n > 0) {
 		struct size_result one = { .n = kprobe_n > c->n ? c->n : kprobe_n };
 
 		for (int r = 0; r < ROUNDS && !err; r++)
 			err = run_one(c, KPROBE, &one, r, m0);
 		say("shared: bench kprobe_multi %d functions %s", one.n, err ? "FAILED" : "done");
+		free(res);
+		return;
+	}
+	/*
+	 * the table first: the rest runs with it on, as the kernel boots;
+	 * alone (@kprobe_n -1), each size also says its rounds are done, for
+	 * the host's kprobe_multi boots of that size
+	 */
+	err = table_bench(c, res, nres, m0);
+	if (kprobe_n < 0 || err) {
+		for (int i = 0; i < nres && !err; i++)
+			say("share: bench %d functions: table rounds done", res[i].n);
+		hz = (__rdtsc() - s0) / (now() - m0);
+		say("shared: bench %d rounds, TSC %.1f MHz, %.0f s", ROUNDS, hz / 1e6, now() - m0);
 		free(res);
 		return;
 	}
