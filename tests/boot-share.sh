@@ -21,7 +21,8 @@
 # table's rounds (issue 50; share_bench.c table_bench()): "table:" lines,
 # the first attach (btf_tramp_forget) and a second one with the table on
 # against the table off (btf_tramp=N), sharing on, and kprobe_multi; with
-# BTFIDS_BENCH_TABLE_ONLY=1 those alone (and kprobe_multi's boots).
+# BTFIDS_BENCH_TABLE_ONLY=1 those alone (and kprobe_multi's boots);
+# with BTFIDS_BENCH_RUNTIME_ONLY=1 only the run-time costs.
 #
 # --stress: the same boot runs the stress instead (share_stress.c):
 # fentry.multi, fexit.multi and kprobe_multi over every function at once,
@@ -246,6 +247,7 @@ extra=()
 if [ -n "$bench" ]; then
 	: >"$tmp/empty"
 	[ -z "${BTFIDS_BENCH_TABLE_ONLY:-}" ] || echo table >"$tmp/empty"
+	[ -z "${BTFIDS_BENCH_RUNTIME_ONLY:-}" ] || echo runtime >"$tmp/empty"
 	extra=("/share-bench=$tmp/empty")
 fi
 [ -f "$tmp/btfids_klp.ko" ] && extra=("/btfids_klp.ko=$tmp/btfids_klp.ko")

@@ -1212,14 +1212,16 @@ void boot_share(const char *path)
 	if (bench) {
 		/*
 		 * /share-bench: empty, N: only kprobe_multi over N functions,
-		 * "table": only the table's rounds (-1)
+		 * "table": only the table's rounds (-1), "runtime": only the
+		 * run-time costs (-2)
 		 */
 		f = fopen("/share-bench", "r");
 		if (f) {
 			char word[16] = "";
 
 			if (fscanf(f, "%15s", word) != 1 || sscanf(word, "%d", &kprobe_n) != 1)
-				kprobe_n = strcmp(word, "table") ? 0 : -1;
+				kprobe_n = !strcmp(word, "table") ? -1 :
+					   !strcmp(word, "runtime") ? -2 : 0;
 			fclose(f);
 		}
 		share_bench(&c, kprobe_n);

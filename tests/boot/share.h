@@ -214,7 +214,8 @@ uint64_t share_kallsyms_addr(const char *name);
 /*
  * bench/tramp's measurements (share_bench.c): @kprobe_n 0 for the table on
  * and off, then tracing_multi sharing off, on and stamped and the run-time
- * costs; -1 for the table's rounds alone; N for one kprobe_multi attach and
+ * costs; -1 for the table's rounds alone, -2 for the run-time costs alone;
+ * N for one kprobe_multi attach and
  * detach over the first N functions and nothing after it.
  */
 void share_bench(struct share_ctx *c, int kprobe_n);

@@ -27,10 +27,11 @@
  *                  kernel's own stage boundaries (get_cycles()) of the last
  *                  operation of each kind, medians over the rounds
  *   run-time       a tight loop over getpgid(0): TSC a call with fentry.multi
- *                  over __x64_sys_getpgid's group (the functions of its
- *                  model) shared (with cookies and without), per function,
- *                  stamped, and kprobe_multi over the same functions, less
- *                  the loop with nothing attached
+ *                  and fexit.multi over pid_vnr()'s group (the functions of
+ *                  its model; getpgid reaches it) shared and per function,
+ *                  each with cookies and without, fentry stamped, and
+ *                  kprobe_multi over the same functions, less the loop with
+ *                  nothing attached
  * Times are TSC counts (the guest's CLOCK_MONOTONIC ticks in jiffies),
  * in seconds by the TSC rate measured over the whole bench.
  * The last lines are the images and run-time lines of bench/tramp's
@@ -252,30 +253,62 @@ static double loop(void)
 }
 
 /*
- * The run-time cost a call: fentry.multi (count_entry) over the functions
- * of __x64_sys_getpgid's model shared (@kind ON), per function (OFF) or
- * stamped (STAMPED), kprobe_multi over the same; @cookies or not. TSC
+ * The function the run-time loop's getpgid(0) reaches, whose model's
+ * functions its links attach to: pid_vnr() (do_getpgid() calls it), which
+ * shares an image; __x64_sys_getpgid, as before, on a kernel whose list
+ * lacks it (a syscall is on the error injection list, so it keeps an
+ * image of its own since v6 and measures no shared image)
+ */
+static struct share_func *rt_target(struct share_ctx *c)
+{
+	struct share_func *t = share_find(c, "pid_vnr");
+
+	return t ? t : share_find(c, "__x64_sys_getpgid");
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The run-time cost a call: fentry.multi (count_entry; @exit:
+ * fexit.multi, count_exit, over those one fexit link takes) over the
+ * functions of rt_target()'s model shared (@kind ON), per function (OFF)
+ * or stamped (STAMPED), kprobe_multi over the same; @cookies or not. TSC
  * counts of a loop's call (the fastest of ROUNDS), into @runs the
  * program's runs a call; into *@bare the same loop with nothing attached,
  * measured just before. A bare loop moves by 100 TSC from one measurement
  * to the next under TCG, more than the differences measured, so the caller
  * takes the fastest of the bare loops as the cost of the call itself.
  */
-static double runtime(struct share_ctx *c, int kind, bool cookies, double *runs,
+static double runtime(struct share_ctx *c, int kind, bool cookies, bool exit, double *runs,
 		      double *bare_min)
 {
-	struct share_func *target = share_find(c, "__x64_sys_getpgid");
-	uint32_t *ids = calloc(c->n, sizeof(*ids));
+	struct share_func *target = rt_target(c);
+	uint32_t *ids = calloc(c->n, sizeof(*ids)), *xs = NULL;
 	uint64_t *ck = calloc(c->n, sizeof(*ck)), r0;
 	const char **syms = calloc(c->n, sizeof(*syms));
 	struct share_counts idle = { 0 }, base;
+	const char *pname = exit ? "count_exit" : "count_entry";
 	int n = 0, fd;
 	double t = -1, bare;
 
 	if (!target || !ids || !ck || !syms)
 		goto out;
+	if (exit) {
+		xs = malloc(c->xn * sizeof(*xs));
+		if (!xs)
+			goto out;
+		memcpy(xs, c->xids, c->xn * sizeof(*xs));
+		qsort(xs, c->xn, sizeof(*xs), cmp_u32);
+	}
 	for (int i = 0; i < c->n; i++) {
 		if (strcmp(c->f[i].model, target->model))
+			continue;
+		if (exit && !bsearch(&c->ids[i], xs, c->xn, sizeof(*xs), cmp_u32))
 			continue;
 		ids[n] = c->ids[i];
 		ck[n] = c->cookies[i];
@@ -296,10 +329,10 @@ static double runtime(struct share_ctx *c, int kind, bool cookies, double *runs,
 	bare = loop();
 	fd = kind == KPROBE ?
 		share_link_kprobe(prog(c, "count_kprobe"), syms, cookies ? ck : NULL, n) :
-		share_link(prog(c, "count_entry"), ids, cookies ? ck : NULL, n);
+		share_link(prog(c, pname), ids, cookies ? ck : NULL, n);
 	if (fd < 0) {
-		say("shared: run-time FAILED (%s over %d functions: %s)", kind_name[kind], n,
-		    strerror(-fd));
+		say("shared: run-time FAILED (%s%s over %d functions: %s)", kind_name[kind],
+		    exit ? " fexit" : "", n, strerror(-fd));
 		goto out;
 	}
 	r0 = share_counter(c, SHARE_COUNT);
@@ -307,9 +340,11 @@ static double runtime(struct share_ctx *c, int kind, bool cookies, double *runs,
 	*bare_min = bare < *bare_min ? bare : *bare_min;
 	*runs = (double)(share_counter(c, SHARE_COUNT) - r0) / (ROUNDS * LOOP);
 	close(fd);
-	say("shared: run-time %s%s over %d functions of __x64_sys_getpgid's model: %.0f TSC a call (nothing attached just before: %.0f), %.2f runs a call",
-	    kind_name[kind], cookies ? "" : " (no cookies)", n, t, bare, *runs);
+	say("shared: run-time %s%s%s over %d functions of %s's model: %.0f TSC a call (nothing attached just before: %.0f), %.2f runs a call",
+	    kind_name[kind], exit ? " fexit" : "", cookies ? "" : " (no cookies)", n, target->name,
+	    t, bare, *runs);
 out:
+	free(xs);
 	free(ids);
 	free(ck);
 	free(syms);
@@ -363,9 +398,18 @@ static void report_sizes(struct share_ctx *c, struct size_result *res, int nres,
  * lines are the host's (tests/boot-share.sh), from the round lines of this
  * boot and of the kprobe_multi boots
  */
-static void summary(struct size_result *res, int nres, const double *rt, double nock, double hz)
+/*
+ * A call's cost without the bare loop, in TSC: [0] per function, [1]
+ * shared; each [0] without cookies, [1] with them
+ */
+struct rt_calls {
+	double entry[2][2], exit[2][2];
+};
+
+static void summary(struct size_result *res, int nres, const double *rt,
+		    const struct rt_calls *rc, double hz)
 {
-	struct size_result *all = &res[nres - 1];
+	struct size_result *all = &res[nres ? nres - 1 : 0];
 	double im[KPROBE][ROUNDS], by[KPROBE][ROUNDS];
 	char st[2][64] = { "", "" };
 
@@ -379,12 +423,16 @@ static void summary(struct size_result *res, int nres, const double *rt, double 
 			 median(im[STAMPED], ROUNDS), median(by[STAMPED], ROUNDS));
 		snprintf(st[1], sizeof(st[1]), ", stamped %.1f ns", rt[STAMPED] * 1e9 / hz);
 	}
-	say("shared: images: on %.0f (%.0f bytes), off %.0f (%.0f bytes)%s",
-	    median(im[ON], ROUNDS), median(by[ON], ROUNDS), median(im[OFF], ROUNDS),
-	    median(by[OFF], ROUNDS), st[0]);
-	say("shared: run-time a call: per-function %.1f ns, shared %.1f ns, shared without cookies %.1f ns%s, kprobe_multi %.1f ns; shared/per-function %.3f",
-	    rt[OFF] * 1e9 / hz, rt[ON] * 1e9 / hz, nock * 1e9 / hz, st[1], rt[KPROBE] * 1e9 / hz,
-	    rt[ON] / rt[OFF]);
+	if (nres)
+		say("shared: images: on %.0f (%.0f bytes), off %.0f (%.0f bytes)%s",
+		    median(im[ON], ROUNDS), median(by[ON], ROUNDS), median(im[OFF], ROUNDS),
+		    median(by[OFF], ROUNDS), st[0]);
+	say("shared: run-time a call: per-function %.1f ns, per-function without cookies %.1f ns, shared %.1f ns, shared without cookies %.1f ns%s, kprobe_multi %.1f ns; shared/per-function %.3f",
+	    rt[OFF] * 1e9 / hz, rc->entry[0][0] * 1e9 / hz, rt[ON] * 1e9 / hz,
+	    rc->entry[1][0] * 1e9 / hz, st[1], rt[KPROBE] * 1e9 / hz, rt[ON] / rt[OFF]);
+	say("shared: run-time a call, fexit: per-function %.1f ns, per-function without cookies %.1f ns, shared %.1f ns, shared without cookies %.1f ns; shared/per-function %.3f",
+	    rc->exit[0][1] * 1e9 / hz, rc->exit[0][0] * 1e9 / hz, rc->exit[1][1] * 1e9 / hz,
+	    rc->exit[1][0] * 1e9 / hz, rc->exit[1][1] / rc->exit[0][1]);
 }
 
 /*
@@ -514,7 +562,8 @@ static int table_bench(struct share_ctx *c, struct size_result *res, int nres, d
 void share_bench(struct share_ctx *c, int kprobe_n)
 {
 	struct size_result *res = calloc(NSIZES, sizeof(*res));
-	double m0 = now(), base, rt[NKINDS] = { 0 }, runs, hz, nock;
+	double m0 = now(), base, rt[NKINDS] = { 0 }, runs, hz;
+	struct rt_calls rc = { 0 };
 	uint64_t s0 = __rdtsc();
 	int nres, err = 0;
 
@@ -544,6 +593,11 @@ void share_bench(struct share_ctx *c, int kprobe_n)
 	 * alone (@kprobe_n -1), each size also says its rounds are done, for
 	 * the host's kprobe_multi boots of that size
 	 */
+	if (kprobe_n == -2) {
+		/* the run-time costs alone (@kprobe_n -2): no sizes, no table */
+		nres = 0;
+		goto run_time;
+	}
 	err = table_bench(c, res, nres, m0);
 	if (kprobe_n < 0 || err) {
 		for (int i = 0; i < nres && !err; i++)
@@ -576,6 +630,12 @@ void share_bench(struct share_ctx *c, int kprobe_n)
 		free(res);
 		return;
 	}
+run_time:
+	if (!nres) {
+		nkinds = 0;
+		kinds[nkinds++] = OFF;
+		kinds[nkinds++] = ON;
+	}
 	share_settle(&(struct share_counts){ 0 }, &(struct share_counts){ 0 }, 90);
 	base = loop();
 	say("shared: run-time nothing attached: %.0f TSC a getpgid(0)", base);
@@ -583,17 +643,27 @@ void share_bench(struct share_ctx *c, int kprobe_n)
 	/* the blocks' copies run the same code as STAMPED's */
 	for (int j = 0; j < nkinds; j++)
 		if (kinds[j] <= STAMPED)
-			rt[kinds[j]] = runtime(c, kinds[j], true, &runs, &base);
-	nock = runtime(c, ON, false, &runs, &base);
-	rt[KPROBE] = runtime(c, KPROBE, true, &runs, &base);
+			rt[kinds[j]] = runtime(c, kinds[j], true, false, &runs, &base);
+	/* fentry without cookies, fexit both ways: per function and shared */
+	for (int sh = 0; sh < 2; sh++) {
+		rc.entry[sh][1] = rt[sh ? ON : OFF];
+		rc.entry[sh][0] = runtime(c, sh ? ON : OFF, false, false, &runs, &base);
+		for (int ck = 0; ck < 2; ck++)
+			rc.exit[sh][ck] = runtime(c, sh ? ON : OFF, ck, true, &runs, &base);
+	}
+	rt[KPROBE] = runtime(c, KPROBE, true, false, &runs, &base);
 	/* each less the fastest bare loop: the call's own cost */
 	for (int k = 0; k < NKINDS; k++)
 		rt[k] -= base;
-	nock -= base;
+	for (int sh = 0; sh < 2; sh++)
+		for (int ck = 0; ck < 2; ck++) {
+			rc.entry[sh][ck] -= base;
+			rc.exit[sh][ck] -= base;
+		}
 	hz = (__rdtsc() - s0) / (now() - m0);
 	say("shared: bench %d rounds, TSC %.1f MHz, %.0f s; nothing attached %.0f TSC (the fastest)",
 	    ROUNDS, hz / 1e6, now() - m0, base);
 	report_sizes(c, res, nres, hz);
-	summary(res, nres, rt, nock, hz);
+	summary(res, nres, rt, &rc, hz);
 	free(res);
 }
