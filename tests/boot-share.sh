@@ -245,6 +245,10 @@ PY
 gic=$(boot_gic "$T") || { bad "no gen_init_cpio in $T"; finish; }
 extra=()
 if [ -n "$bench" ]; then
+	if [ -n "${BTFIDS_BENCH_TABLE_ONLY:-}" ] && [ -n "${BTFIDS_BENCH_RUNTIME_ONLY:-}" ]; then
+		echo "boot-share: BTFIDS_BENCH_TABLE_ONLY and BTFIDS_BENCH_RUNTIME_ONLY: one or the other" >&2
+		exit 2
+	fi
 	: >"$tmp/empty"
 	[ -z "${BTFIDS_BENCH_TABLE_ONLY:-}" ] || echo table >"$tmp/empty"
 	[ -z "${BTFIDS_BENCH_RUNTIME_ONLY:-}" ] || echo runtime >"$tmp/empty"
@@ -301,7 +305,7 @@ if [ -n "$bench" ]; then
 	# main boot's TSC rate, each "shared:" line followed by its "stamped:"
 	# line when the kernel had stamped images (bpf_tramp_share=2); then the
 	# guest's images and run-time lines
-	cat "$L" "$tmp"/klog* 2>/dev/null | python3 -c '
+	{ cat "$L"; cat "$tmp"/klog* 2>/dev/null || true; } | python3 -c '
 import re, statistics, sys
 txt = sys.stdin.read()
 mhz = float(re.search(r"shared: bench \d+ rounds, TSC ([\d.]+) MHz", txt).group(1))
@@ -323,13 +327,16 @@ for n in sorted({n for n, k in runs if k == "on"}):
                      d, ratio(m[d], m["off"]), d, ratio(m[d], m["kprobe_multi"])))
 ' || bad "the summary lines: no TSC rate or rounds in the logs"
 	# the table on against off (share_bench.c table_bench()), in seconds
-	cat "$L" "$tmp"/klog* 2>/dev/null | python3 -c '
+	{ cat "$L"; cat "$tmp"/klog* 2>/dev/null || true; } | python3 -c '
 import re, statistics, sys
 txt = sys.stdin.read()
 mhz = float(re.search(r"shared: bench \d+ rounds, TSC ([\d.]+) MHz", txt).group(1))
 runs = {}
-for k, n, a, d in re.findall(r"share: (?:table|bench) (off|first|second|kprobe_multi) (\d+) functions, "
-                             r"round \d+: attach ([\d.]+), detach ([\d.]+) Mcycles", txt):
+# the table rounds, and the kprobe_multi boots (not the off rounds of sharing)
+for k, n, a, d in re.findall(r"share: table (off|first|second) (\d+) functions, "
+                             r"round \d+: attach ([\d.]+), detach ([\d.]+) Mcycles", txt) + \
+        re.findall(r"share: bench (kprobe_multi) (\d+) functions, "
+                   r"round \d+: attach ([\d.]+), detach ([\d.]+) Mcycles", txt):
     runs.setdefault((int(n), k), []).append((float(a), float(d)))
 def med(n, k, i):
     v = runs.get((n, k))

@@ -115,7 +115,7 @@ static struct bpf_program *prog(struct share_ctx *c, const char *name)
  * the kernel's own (bench/ftrace-parts reads the ftrace stage's parts a
  * timed tree prints after it); outside the timed window.
  */
-static void kmsg_mark(int kind, int n, const char *op)
+static void kmsg_mark(const char *what, int n, const char *op)
 {
 	char buf[96];
 	int fd, len;
@@ -126,14 +126,17 @@ static void kmsg_mark(int kind, int n, const char *op)
 	fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
-	len = snprintf(buf, sizeof(buf), "<4>bench-op: %s %d %s\n", kind_name[kind], n, op);
+	len = snprintf(buf, sizeof(buf), "<4>bench-op: %s %d %s\n", what, n, op);
 	if (write(fd, buf, len) != len)
 		say("share: bench: /dev/kmsg: %s", strerror(errno));
 	close(fd);
 }
 
-/* One attach and detach of @kind over the first @n functions into @s. */
-static int one(struct share_ctx *c, int kind, int n, struct sample *s)
+/*
+ * One attach and detach of @kind over the first @n functions into @s;
+ * @mark: the kernel log's name of the operation (bench/ftrace-parts)
+ */
+static int one(struct share_ctx *c, int kind, int n, struct sample *s, const char *mark)
 {
 	struct share_counts idle = { 0 }, base;
 	struct share_stats a, d;
@@ -148,7 +151,7 @@ static int one(struct share_ctx *c, int kind, int n, struct sample *s)
 		    kind_name[kind], n, base.s.images, base.ksyms, base.direct);
 		return -EBUSY;
 	}
-	kmsg_mark(kind, n, "attach");
+	kmsg_mark(mark, n, "attach");
 	t0 = __rdtsc();
 	fd = kind == KPROBE ? share_link_kprobe(prog(c, "count_kprobe"), c->syms, NULL, n) :
 			      share_link(prog(c, "count_entry"), c->ids, c->cookies, n);
@@ -160,7 +163,7 @@ static int one(struct share_ctx *c, int kind, int n, struct sample *s)
 	}
 	s->attach = t1 - t0;
 	share_stats(&a);
-	kmsg_mark(kind, n, "detach");
+	kmsg_mark(mark, n, "detach");
 	t0 = __rdtsc();
 	close(fd);
 	t1 = __rdtsc();
@@ -187,7 +190,7 @@ static int one(struct share_ctx *c, int kind, int n, struct sample *s)
 static int run_one(struct share_ctx *c, int kind, struct size_result *res, int r, double m0)
 {
 	struct sample *s = &res->s[kind][r];
-	int err = one(c, kind, res->n, s);
+	int err = one(c, kind, res->n, s, kind_name[kind]);
 
 	say("share: bench %s %d functions, round %d: attach %.3f, detach %.3f Mcycles (%.0f s)",
 	    kind_name[kind], res->n, r, s->attach / 1e6, s->detach / 1e6, now() - m0);
@@ -229,7 +232,7 @@ static void sizes(struct share_ctx *c, struct size_result *res, int *nres)
 	for (int i = 0; i < NSIZES; i++) {
 		int n = want[i] ? want[i] : c->n;
 
-		if (n > c->n || (!want[i] && c->n == res[*nres - 1].n))
+		if (n > c->n || (!want[i] && *nres && c->n == res[*nres - 1].n))
 			continue;
 		res[(*nres)++].n = n;
 	}
@@ -263,18 +266,16 @@ static struct share_func *rt_target(struct share_ctx *c)
 {
 	struct share_func *t = share_find(c, "pid_vnr");
 
-	return t ? t : share_find(c, "__x64_sys_getpgid");
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
+	if (!t)
+		t = share_find(c, "__x64_sys_getpgid");
+	if (t && t->ei)
+		say("shared: run-time: %s is on the error injection list: its image is never shared, the \"shared\" figures are a per-function image's",
+		    t->name);
+	return t;
 }
 
 /*
- * The run-time cost a call: fentry.multi (count_entry; @exit:
+ * The run-time cost a call: fentry.multi (count_entry; @fexit:
  * fexit.multi, count_exit, over those one fexit link takes) over the
  * functions of rt_target()'s model shared (@kind ON), per function (OFF)
  * or stamped (STAMPED), kprobe_multi over the same; @cookies or not. TSC
@@ -284,31 +285,25 @@ static int cmp_u32(const void *a, const void *b)
  * to the next under TCG, more than the differences measured, so the caller
  * takes the fastest of the bare loops as the cost of the call itself.
  */
-static double runtime(struct share_ctx *c, int kind, bool cookies, bool exit, double *runs,
+static double runtime(struct share_ctx *c, int kind, bool cookies, bool fexit, double *runs,
 		      double *bare_min)
 {
 	struct share_func *target = rt_target(c);
-	uint32_t *ids = calloc(c->n, sizeof(*ids)), *xs = NULL;
+	uint32_t *ids = calloc(c->n, sizeof(*ids));
 	uint64_t *ck = calloc(c->n, sizeof(*ck)), r0;
 	const char **syms = calloc(c->n, sizeof(*syms));
 	struct share_counts idle = { 0 }, base;
-	const char *pname = exit ? "count_exit" : "count_entry";
+	const char *pname = fexit ? "count_exit" : "count_entry";
 	int n = 0, fd;
 	double t = -1, bare;
 
 	if (!target || !ids || !ck || !syms)
 		goto out;
-	if (exit) {
-		xs = malloc(c->xn * sizeof(*xs));
-		if (!xs)
-			goto out;
-		memcpy(xs, c->xids, c->xn * sizeof(*xs));
-		qsort(xs, c->xn, sizeof(*xs), cmp_u32);
-	}
 	for (int i = 0; i < c->n; i++) {
 		if (strcmp(c->f[i].model, target->model))
 			continue;
-		if (exit && !bsearch(&c->ids[i], xs, c->xn, sizeof(*xs), cmp_u32))
+		/* fexit: those the fexit.multi link takes */
+		if (fexit && !c->f[i].fexit)
 			continue;
 		ids[n] = c->ids[i];
 		ck[n] = c->cookies[i];
@@ -332,7 +327,7 @@ static double runtime(struct share_ctx *c, int kind, bool cookies, bool exit, do
 		share_link(prog(c, pname), ids, cookies ? ck : NULL, n);
 	if (fd < 0) {
 		say("shared: run-time FAILED (%s%s over %d functions: %s)", kind_name[kind],
-		    exit ? " fexit" : "", n, strerror(-fd));
+		    fexit ? " fexit" : "", n, strerror(-fd));
 		goto out;
 	}
 	r0 = share_counter(c, SHARE_COUNT);
@@ -341,10 +336,9 @@ static double runtime(struct share_ctx *c, int kind, bool cookies, bool exit, do
 	*runs = (double)(share_counter(c, SHARE_COUNT) - r0) / (ROUNDS * LOOP);
 	close(fd);
 	say("shared: run-time %s%s%s over %d functions of %s's model: %.0f TSC a call (nothing attached just before: %.0f), %.2f runs a call",
-	    kind_name[kind], exit ? " fexit" : "", cookies ? "" : " (no cookies)", n, target->name,
+	    kind_name[kind], fexit ? " fexit" : "", cookies ? "" : " (no cookies)", n, target->name,
 	    t, bare, *runs);
 out:
-	free(xs);
 	free(ids);
 	free(ck);
 	free(syms);
@@ -509,13 +503,15 @@ static int table_one(struct share_ctx *c, int kind, struct size_result *res,
 {
 	struct sample *s = &v[kind][r];
 	int err = table_set(kind);
+	char mark[16];
 
 	if (err) {
 		say("shared: table bench FAILED (btf_tramp for %s: %s)", tkind_name[kind],
 		    strerror(-err));
 		return err;
 	}
-	err = one(c, ON, res->n, s);
+	snprintf(mark, sizeof(mark), "table-%s", tkind_name[kind]);
+	err = one(c, ON, res->n, s, mark);
 	say("share: table %s %d functions, round %d: attach %.3f, detach %.3f Mcycles (%.0f s)",
 	    tkind_name[kind], res->n, r, s->attach / 1e6, s->detach / 1e6, now() - m0);
 	return err;
@@ -531,8 +527,8 @@ static int table_bench(struct share_ctx *c, struct size_result *res, int nres, d
 	if (!v)
 		return -ENOMEM;
 	table_boot_line();
-	if (access(FORGET_PARAM, F_OK) || access(TRAMP_PARAM, W_OK)) {
-		say("shared: table bench FAILED (no writable btf_tramp or no btf_tramp_forget: a kernel without kernel/7.3-test 2/4)");
+	if (access(FORGET_PARAM, F_OK)) {
+		say("shared: table bench left out (no btf_tramp_forget: a kernel without kernel/7.3-test 2/4)");
 		free(v);
 		return -ENOENT;
 	}
@@ -548,10 +544,14 @@ static int table_bench(struct share_ctx *c, struct size_result *res, int nres, d
 		err = -EIO;
 	for (int i = 0; i < nres && !err; i++)
 		for (int k = 0; k < T_KINDS; k++) {
+			double im[ROUNDS];
+
+			for (int r = 0; r < ROUNDS; r++)
+				im[r] = v[i][k][r].images;
 			stages_text(v[i][k], ROUNDS, 0, 1e6, "M", buf[0], sizeof(buf[0]));
 			stages_text(v[i][k], ROUNDS, 1, 1e6, "M", buf[1], sizeof(buf[1]));
-			say("share: table stages %d functions %s: attach (%s); detach (%s) (M: Mcycles)",
-			    res[i].n, tkind_name[k], buf[0], buf[1]);
+			say("share: table stages %d functions %s: attach (%s); detach (%s) (M: Mcycles); images %.0f",
+			    res[i].n, tkind_name[k], buf[0], buf[1], median(im, ROUNDS));
 		}
 	if (!err)
 		say("shared: table done");
@@ -599,6 +599,9 @@ void share_bench(struct share_ctx *c, int kprobe_n)
 		goto run_time;
 	}
 	err = table_bench(c, res, nres, m0);
+	/* a kernel without btf_tramp_forget: the rest of the bench still runs */
+	if (err == -ENOENT && !kprobe_n)
+		err = 0;
 	if (kprobe_n < 0 || err) {
 		for (int i = 0; i < nres && !err; i++)
 			say("share: bench %d functions: table rounds done", res[i].n);
