@@ -43,7 +43,7 @@
 #define STATS		"/sys/kernel/debug/bpf_tramp_stats"
 #define CHUNK		512	/* the attach search tries this many at once */
 
-static int write_param(const char *path, const char *val)
+int share_write_param(const char *path, const char *val)
 {
 	int fd = open(path, O_WRONLY), err = 0;
 
@@ -61,7 +61,7 @@ int share_set(int mode)
 	int err, fd, n;
 
 	snprintf(want, sizeof(want), "%d", mode);
-	err = write_param(SHARE_PARAM, want);
+	err = share_write_param(SHARE_PARAM, want);
 	fd = open(SHARE_PARAM, O_RDONLY);
 	n = fd < 0 ? 0 : read(fd, got, sizeof(got) - 1);
 	if (fd >= 0)
@@ -1137,10 +1137,10 @@ static void check_cost(struct share_ctx *c, double with)
 	double without, again;
 	int l, err;
 
-	err = write_param(BTF_TRAMP_PARAM, "N");
+	err = share_write_param(BTF_TRAMP_PARAM, "N");
 	l = err ? err : share_link(prog(c->obj, "count_entry"), c->ids, NULL, c->n);
 	without = check_ms(c);
-	write_param(BTF_TRAMP_PARAM, "Y");
+	share_write_param(BTF_TRAMP_PARAM, "Y");
 	if (l < 0) {
 		say("share: the table's check: the link without the table: %s", strerror(-l));
 		return;

@@ -448,25 +448,13 @@ static const char *const tkind_name[T_KINDS] = { "off", "first", "second" };
 #define TRAMP_PARAM	"/sys/module/kernel/parameters/btf_tramp"
 #define FORGET_PARAM	"/sys/module/kernel/parameters/btf_tramp_forget"
 
-static int table_param(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY), err = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) != (ssize_t)strlen(val))
-		err = -errno;
-	close(fd);
-	return err;
-}
-
 /* The table's switches for @kind; -errno when the kernel has none */
 static int table_set(int kind)
 {
-	int err = table_param(TRAMP_PARAM, kind == T_OFF ? "N" : "Y");
+	int err = share_write_param(TRAMP_PARAM, kind == T_OFF ? "N" : "Y");
 
 	if (!err && kind == T_FIRST)
-		err = table_param(FORGET_PARAM, "1");
+		err = share_write_param(FORGET_PARAM, "1");
 	return err;
 }
 
@@ -540,7 +528,7 @@ static int table_bench(struct share_ctx *c, struct size_result *res, int nres, d
 		    now() - m0);
 	}
 	/* the rest of the bench with the table, as the kernel boots */
-	if (table_param(TRAMP_PARAM, "Y") && !err)
+	if (share_write_param(TRAMP_PARAM, "Y") && !err)
 		err = -EIO;
 	for (int i = 0; i < nres && !err; i++)
 		for (int k = 0; k < T_KINDS; k++) {
