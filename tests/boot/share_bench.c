@@ -433,8 +433,8 @@ static void summary(struct size_result *res, int nres, const double *rt,
  * The table on against the table off (issue 50), sharing on, in this boot:
  * for each size, ROUNDS rounds of three kinds, the order rotated each
  * round:
- *   off     btf_tramp=N: the kernel walks BTF and kallsyms for each
- *           function, as without a table (every attach alike)
+ *   off     btf_tramp=N: the kernel walks BTF for each function's model,
+ *           as without a table (every attach alike)
  *   first   btf_tramp=Y after btf_tramp_forget (kernel/7.3-test 2/4): the
  *           kernel confirms each function's class before it uses it, as
  *           the first attach after boot does (the cold one a user's first
