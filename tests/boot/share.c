@@ -27,6 +27,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/klog.h>
 #include <bpf/bpf.h>
 #include <elf.h>
 #include <x86intrin.h>
@@ -53,6 +54,18 @@ int share_write_param(const char *path, const char *val)
 		err = -errno;
 	close(fd);
 	return err;
+}
+
+char *share_klog_read(void)
+{
+	int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0), n;
+	char *buf;
+
+	if (size <= 0 || !(buf = malloc(size + 1)))
+		return NULL;
+	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, size);
+	buf[n > 0 ? n : 0] = 0;
+	return buf;
 }
 
 int share_set(int mode)

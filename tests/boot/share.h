@@ -126,6 +126,8 @@ struct share_ctx {
 	bool no_plain;		/* the proof without its plain fentry (share_trust.c) */
 };
 
+/* The kernel's log buffer, NUL-terminated (free() it), or NULL */
+char *share_klog_read(void);
 /* Write @val to the file @path (a module parameter): 0 or -errno */
 int share_write_param(const char *path, const char *val);
 /* Write @mode to bpf_tramp_share and read it back: 0, or -1 (said) */

@@ -45,7 +45,6 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/klog.h>
 #include <sys/sysmacros.h>
 #include <x86intrin.h>
 
@@ -466,13 +465,10 @@ static int table_set(int kind)
  */
 static void table_boot_line(void)
 {
-	int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0), n;
-	char *buf, *p, *e;
+	char *buf = share_klog_read(), *p, *e;
 
-	if (size <= 0 || !(buf = malloc(size + 1)))
+	if (!buf)
 		return;
-	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, size);
-	buf[n > 0 ? n : 0] = 0;
 	p = strstr(buf, "btf_tramp: table valid: ");
 	if (p) {
 		e = strchr(p, '\n');

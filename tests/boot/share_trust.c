@@ -34,7 +34,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/klog.h>
 
 #include "boot.h"
 #include "share.h"
@@ -172,15 +171,13 @@ static void links(struct share_ctx *c, const char *expect, const struct trust_fu
 /* The kernel's lines about the table: taken or refused, and each drop */
 static void klog(void)
 {
-	int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0), n, drops = 0;
-	char *buf, *p, *nl, *b;
+	char *buf = share_klog_read(), *p, *nl, *b;
+	int drops = 0;
 
-	if (size <= 0 || !(buf = malloc(size + 1))) {
+	if (!buf) {
 		say("trust: klog FAILED (cannot read the kernel's log)");
 		return;
 	}
-	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, size);
-	buf[n > 0 ? n : 0] = 0;
 	for (p = buf; (nl = strchr(p, '\n')); p = nl + 1) {
 		*nl = 0;
 		b = strstr(p, "btf_tramp: ");
