@@ -1142,7 +1142,6 @@ static double check_ms(const struct share_ctx *c)
  * (confirmed) X ms, without Y ms".
  * The cost of confirming all of them once is the boot self-test's line.
  */
-#define BTF_TRAMP_PARAM	"/sys/module/kernel/parameters/btf_tramp"
 
 static void check_cost(struct share_ctx *c, double with)
 {

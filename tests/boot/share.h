@@ -126,6 +126,8 @@ struct share_ctx {
 	bool no_plain;		/* the proof without its plain fentry (share_trust.c) */
 };
 
+/* btf_tramp= (writable with kernel/7.3-test 2/4): Y the table, N BTF */
+#define BTF_TRAMP_PARAM	"/sys/module/kernel/parameters/btf_tramp"
 /* The kernel's log buffer, NUL-terminated (free() it), or NULL */
 char *share_klog_read(void);
 /* Write @val to the file @path (a module parameter): 0 or -errno */

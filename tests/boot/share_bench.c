@@ -444,13 +444,12 @@ static void summary(struct size_result *res, int nres, const double *rt,
  */
 enum { T_OFF, T_FIRST, T_SECOND, T_KINDS };
 static const char *const tkind_name[T_KINDS] = { "off", "first", "second" };
-#define TRAMP_PARAM	"/sys/module/kernel/parameters/btf_tramp"
 #define FORGET_PARAM	"/sys/module/kernel/parameters/btf_tramp_forget"
 
 /* The table's switches for @kind; -errno when the kernel has none */
 static int table_set(int kind)
 {
-	int err = share_write_param(TRAMP_PARAM, kind == T_OFF ? "N" : "Y");
+	int err = share_write_param(BTF_TRAMP_PARAM, kind == T_OFF ? "N" : "Y");
 
 	if (!err && kind == T_FIRST)
 		err = share_write_param(FORGET_PARAM, "1");
@@ -524,7 +523,7 @@ static int table_bench(struct share_ctx *c, struct size_result *res, int nres, d
 		    now() - m0);
 	}
 	/* the rest of the bench with the table, as the kernel boots */
-	if (share_write_param(TRAMP_PARAM, "Y") && !err)
+	if (share_write_param(BTF_TRAMP_PARAM, "Y") && !err)
 		err = -EIO;
 	for (int i = 0; i < nres && !err; i++)
 		for (int k = 0; k < T_KINDS; k++) {
