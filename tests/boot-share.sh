@@ -415,6 +415,15 @@ else
 	else
 		bad "the table's check, first attach against a second: ${cl:-no line}"
 	fi
+	# which links share (kernel/7.3 22/24, BPF_F_TRACING_MULTI_SHARE; share.c
+	# share_asked()): fentry without cookies always, fexit and cookies only
+	# when every link on the function asked
+	al=$(grep -m1 -E "^boot: $rel share: asked: " "$L" | sed "s/^boot: $rel share: //")
+	if echo "$al" | grep -qE "^asked: [1-9][0-9]* functions of pid_vnr\(\)'s model: ([0-9]+) of \1 cases right$"; then
+		ok "which links share: $al"
+	else
+		bad "which links share: ${al:-no line}"
+	fi
 	# an overriding kprobe (no post_handler, no IPMODIFY) moves the ip a
 	# shared image would take its function from: such functions never
 	# share (kernel/7.3 8/21; share_override.c)

@@ -159,8 +159,15 @@ int share_wait(struct share_counts *got, double secs,
 int share_settle(const struct share_counts *want, struct share_counts *got, double secs);
 /*
  * A tracing_multi link of @prog (fentry.multi or fexit.multi: its expected
- * attach type) over the BTF ids @ids[0..cnt), @cookies NULL or one each:
- * its fd, or -errno
+ * attach type) over the BTF ids @ids[0..cnt), @cookies NULL or one each,
+ * with @flags (link_create.tracing_multi.flags): its fd, or -errno
+ */
+int share_link_flags(struct bpf_program *prog, const uint32_t *ids, const uint64_t *cookies,
+		     int cnt, uint32_t flags);
+/*
+ * share_link_flags() asking for shared images (BPF_F_TRACING_MULTI_SHARE,
+ * kernel/7.3 22/24: a link of fexit or with cookies shares only then), as
+ * every test of sharing does
  */
 int share_link(struct bpf_program *prog, const uint32_t *ids, const uint64_t *cookies,
 	       int cnt);

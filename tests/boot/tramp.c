@@ -1013,7 +1013,9 @@ static void kernel_word_type(const char *path, int k, int prog, int type, const 
 	at.link_create.attach_type = type;
 	at.link_create.tracing_multi.ids = (uintptr_t)ids;
 	at.link_create.tracing_multi.cnt = n;
-	at.link_create.tracing_multi.flags = BPF_F_TRACING_MULTI_SKIP_REFUSED;
+	/* shared images, as a tracer's link of every function asks (22/24) */
+	at.link_create.tracing_multi.flags = BPF_F_TRACING_MULTI_SKIP_REFUSED |
+					     BPF_F_TRACING_MULTI_SHARE;
 	at.link_create.tracing_multi.errs = (uintptr_t)errs;
 	t0 = now();
 	fd = sys_bpf(BPF_LINK_CREATE, &at);
