@@ -22,7 +22,9 @@
 # the first attach (btf_tramp_forget) and a second one with the table on
 # against the table off (btf_tramp=N), sharing on, and kprobe_multi; with
 # BTFIDS_BENCH_TABLE_ONLY=1 those alone (and kprobe_multi's boots);
-# with BTFIDS_BENCH_RUNTIME_ONLY=1 only the run-time costs.
+# with BTFIDS_BENCH_RUNTIME_ONLY=1 only the run-time costs; with
+# BTFIDS_BENCH_FEXIT_ONLY=1 only fexit.multi's attach and detach by size,
+# sharing off and on ("shared: fexit:" lines; libbpf's size rule).
 #
 # --stress: the same boot runs the stress instead (share_stress.c):
 # fentry.multi, fexit.multi and kprobe_multi over every function at once,
@@ -245,13 +247,18 @@ PY
 gic=$(boot_gic "$T") || { bad "no gen_init_cpio in $T"; finish; }
 extra=()
 if [ -n "$bench" ]; then
-	if [ -n "${BTFIDS_BENCH_TABLE_ONLY:-}" ] && [ -n "${BTFIDS_BENCH_RUNTIME_ONLY:-}" ]; then
-		echo "boot-share: BTFIDS_BENCH_TABLE_ONLY and BTFIDS_BENCH_RUNTIME_ONLY: one or the other" >&2
+	only=0
+	for v in "${BTFIDS_BENCH_TABLE_ONLY:-}" "${BTFIDS_BENCH_RUNTIME_ONLY:-}" "${BTFIDS_BENCH_FEXIT_ONLY:-}"; do
+		[ -z "$v" ] || only=$((only + 1))
+	done
+	if [ "$only" -gt 1 ]; then
+		echo "boot-share: BTFIDS_BENCH_TABLE_ONLY, BTFIDS_BENCH_RUNTIME_ONLY and BTFIDS_BENCH_FEXIT_ONLY: one at most" >&2
 		exit 2
 	fi
 	: >"$tmp/empty"
 	[ -z "${BTFIDS_BENCH_TABLE_ONLY:-}" ] || echo table >"$tmp/empty"
 	[ -z "${BTFIDS_BENCH_RUNTIME_ONLY:-}" ] || echo runtime >"$tmp/empty"
+	[ -z "${BTFIDS_BENCH_FEXIT_ONLY:-}" ] || echo fexit >"$tmp/empty"
 	extra=("/share-bench=$tmp/empty")
 fi
 [ -f "$tmp/btfids_klp.ko" ] && extra=("/btfids_klp.ko=$tmp/btfids_klp.ko")
@@ -280,6 +287,7 @@ grep -E "^boot: $rel share" "$L" | sed "s/^boot: $rel /  /" | grep -v ': check '
 if [ -n "$bench" ]; then
 	done_line="shared: run-time a call: "
 	[ -z "${BTFIDS_BENCH_TABLE_ONLY:-}" ] || done_line="shared: table done"
+	[ -z "${BTFIDS_BENCH_FEXIT_ONLY:-}" ] || done_line="shared: fexit sizes done"
 	if grep -qE "^boot: $rel $done_line" "$L" && ! grep -q FAILED "$L"; then
 		ok "the bench ran to its summary"
 	else
@@ -416,10 +424,10 @@ else
 		bad "the table's check, first attach against a second: ${cl:-no line}"
 	fi
 	# which links share (kernel/7.3 22/24, BPF_F_TRACING_MULTI_SHARE; share.c
-	# share_asked()): fentry without cookies always, fexit and cookies only
-	# when every link on the function asked
+	# share_asked(), its 8 cases): fentry links without cookies always,
+	# fexit or cookies only when every link on the function asked
 	al=$(grep -m1 -E "^boot: $rel share: asked: " "$L" | sed "s/^boot: $rel share: //")
-	if echo "$al" | grep -qE "^asked: [1-9][0-9]* functions of pid_vnr\(\)'s model: ([0-9]+) of \1 cases right$"; then
+	if echo "$al" | grep -qE "^asked: [1-9][0-9]* functions of pid_vnr\(\)'s model: 8 of 8 cases right$"; then
 		ok "which links share: $al"
 	else
 		bad "which links share: ${al:-no line}"

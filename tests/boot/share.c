@@ -1192,25 +1192,44 @@ static void check_cost(struct share_ctx *c, double with)
 /*
  * Which links share (kernel/7.3 22/24, BPF_F_TRACING_MULTI_SHARE), with
  * sharing on, over the functions of pid_vnr()'s model the fexit link takes,
- * less those on the error injection list (never shared): a fentry link
- * without cookies shares asked or not; one with cookies, or of fexit, only
- * when it asked; a trampoline only when every link on it asked. Judged by
- * bpf_tramp_stats: "shared" when every image made is shared and there are
- * fewer than a tenth as many as functions, "own" when there is an image a
- * function and none shared. One line: "share: asked: N functions of
- * pid_vnr()'s model: 6 of 6 cases right", or the first wrong one.
+ * less those on the error injection list (never shared): where a shared
+ * image would cost a call more (it calls the original, or looks a cookie
+ * up) every link on the function must have asked; where all are fentry
+ * links without cookies it shares unasked. Judged by bpf_tramp_stats:
+ * "shared" when images were made, all shared and fewer than a tenth as
+ * many as functions; "own" when there is an image a function and none
+ * shared. One line: "share: asked: N functions of pid_vnr()'s model:
+ * 8 of 8 cases right", or the first wrong one.
  */
+struct share_link_case {
+	const char *prog;		/* NULL: none */
+	bool cookies, asks;
+};
+
 static const struct {
 	const char *what;
-	bool entry_cookies, entry_asks, exit, exit_asks, shared;
+	struct share_link_case l[2];
+	bool shared;
 } share_cases[] = {
-	{ "fentry without cookies, not asked", false, false, false, false, true },
-	{ "fentry with cookies, not asked", true, false, false, false, false },
-	{ "fentry with cookies, asked", true, true, false, false, true },
-	{ "fentry and fexit with cookies, asked", true, true, true, true, true },
-	{ "fexit with cookies not asked beside fentry asked", true, true, true, false, false },
-	{ "fexit without cookies, not asked", false, true, true, false, false },
+	{ "fentry without cookies, not asked",
+	  { { "count_entry", false, false } }, true },
+	{ "fentry with cookies, not asked",
+	  { { "count_entry", true, false } }, false },
+	{ "fentry with cookies, asked",
+	  { { "count_entry", true, true } }, true },
+	{ "fentry and fexit with cookies, asked",
+	  { { "count_entry", true, true }, { "count_exit", true, true } }, true },
+	{ "fexit with cookies not asked beside fentry asked",
+	  { { "count_entry", true, true }, { "count_exit", true, false } }, false },
+	{ "fexit without cookies, not asked",
+	  { { "count_entry", false, true }, { "count_exit", false, false } }, false },
+	{ "fentry without cookies not asked beside fexit asked",
+	  { { "count_entry", false, false }, { "count_exit", false, true } }, false },
+	{ "fentry without cookies not asked beside fentry with cookies asked",
+	  { { "count_entry", false, false }, { "proof_entry", true, true } }, false },
 };
+
+#define SHARE_NCASES	(int)(sizeof(share_cases) / sizeof(share_cases[0]))
 
 struct share_case_want {
 	const struct share_counts *base;
@@ -1224,7 +1243,7 @@ static bool share_case_right(const struct share_counts *got, const void *arg)
 	long made = got->s.images - w->base->s.images;
 	long shared = got->s.shared - w->base->s.shared;
 
-	return share_cases[w->k].shared ? shared == made && made * 10 < w->n :
+	return share_cases[w->k].shared ? made > 0 && shared == made && made * 10 < w->n :
 					   made == w->n && !shared;
 }
 
@@ -1238,30 +1257,31 @@ static int share_case(struct share_ctx *c, int k, const uint32_t *ids, const uin
 {
 	struct share_counts idle = { 0 }, base, got;
 	struct share_case_want w = { .base = &base, .k = k, .n = n };
-	uint32_t share = BPF_F_TRACING_MULTI_SHARE;
-	int le, lx = 0;
-	bool right;
+	int fd[2] = { -1, -1 }, err = 0, i;
+	bool right = false;
 
-	share_settle(&idle, &base, 90);
-	le = share_link_flags(prog(c->obj, "count_entry"), ids,
-			      share_cases[k].entry_cookies ? ck : NULL, n,
-			      share_cases[k].entry_asks ? share : 0);
-	if (le >= 0 && share_cases[k].exit)
-		lx = share_link_flags(prog(c->obj, "count_exit"), ids, ck, n,
-				      share_cases[k].exit_asks ? share : 0);
-	if (le < 0 || lx < 0) {
-		snprintf(why, size, "%s: the links: %s", share_cases[k].what,
-			 strerror(le < 0 ? -le : -lx));
-		right = false;
+	if (share_settle(&idle, &base, 90)) {
+		snprintf(why, size, "%s: the images of the case before did not go",
+			 share_cases[k].what);
+		return 1;
+	}
+	for (i = 0; i < 2 && share_cases[k].l[i].prog && !err; i++) {
+		const struct share_link_case *l = &share_cases[k].l[i];
+
+		fd[i] = share_link_flags(prog(c->obj, l->prog), ids, l->cookies ? ck : NULL, n,
+					 l->asks ? BPF_F_TRACING_MULTI_SHARE : 0);
+		err = fd[i] < 0 ? fd[i] : 0;
+	}
+	if (err) {
+		snprintf(why, size, "%s: the links: %s", share_cases[k].what, strerror(-err));
 	} else {
 		right = !share_wait(&got, 60, share_case_right, &w, true);
 		snprintf(why, size, "%s: %ld images for %d functions, %ld shared", share_cases[k].what,
 			 got.s.images - base.s.images, n, got.s.shared - base.s.shared);
 	}
-	if (lx > 0)
-		close(lx);
-	if (le >= 0)
-		close(le);
+	for (i = 1; i >= 0; i--)
+		if (fd[i] >= 0)
+			close(fd[i]);
 	return !right;
 }
 
@@ -1270,7 +1290,7 @@ static void share_asked(struct share_ctx *c)
 	struct share_func *t = share_find(c, "pid_vnr");
 	uint32_t *ids = calloc(c->n, sizeof(*ids));
 	uint64_t *ck = calloc(c->n, sizeof(*ck));
-	int n = 0, k, right = 0, nc = sizeof(share_cases) / sizeof(share_cases[0]);
+	int n = 0, k, right = 0, nc = SHARE_NCASES;
 	char why[256] = "";
 
 	if (!t || !ids || !ck || share_set(1)) {
@@ -1350,7 +1370,7 @@ void boot_share(const char *path)
 		/*
 		 * /share-bench: empty, N: only kprobe_multi over N functions,
 		 * "table": only the table's rounds (-1), "runtime": only the
-		 * run-time costs (-2)
+		 * run-time costs (-2), "fexit": only fexit's sizes (-3)
 		 */
 		f = fopen("/share-bench", "r");
 		if (f) {
@@ -1358,7 +1378,8 @@ void boot_share(const char *path)
 
 			if (fscanf(f, "%15s", word) != 1 || sscanf(word, "%d", &kprobe_n) != 1)
 				kprobe_n = !strcmp(word, "table") ? -1 :
-					   !strcmp(word, "runtime") ? -2 : 0;
+					   !strcmp(word, "runtime") ? -2 :
+					   !strcmp(word, "fexit") ? -3 : 0;
 			fclose(f);
 		}
 		share_bench(&c, kprobe_n);
