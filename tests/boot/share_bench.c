@@ -26,6 +26,12 @@
  *   stages         where each attach and detach spent its time: the
  *                  kernel's own stage boundaries (get_cycles()) of the last
  *                  operation of each kind, medians over the rounds
+ *   fexit sizes    alone (/share-bench "fexit", BTFIDS_BENCH_FEXIT_ONLY): the
+ *                  attach/detach rounds with fexit.multi over the first 100,
+ *                  1,000, 10,000 and all of the fexit link's functions, a
+ *                  cookie each, sharing off and on (asked): where a shared
+ *                  fexit link's attach pays for its dearer call (libbpf's
+ *                  size rule, kernel/7.3 23/24)
  *   run-time       a tight loop over getpgid(0): TSC a call with fentry.multi
  *                  and fexit.multi over pid_vnr()'s group (the functions of
  *                  its model; getpgid reaches it) shared and per function,
@@ -67,6 +73,8 @@ static const int kind_mode[KPROBE] = { 0, 1, 2, 3, 4 };
  * ON, and each stamped kind whose bpf_tramp_share it takes (share_bench())
  */
 static int kinds[KPROBE], nkinds;
+/* the rounds attach fexit.multi over the fexit link's functions */
+static bool fexit_sizes;
 
 static bool have(int kind)
 {
@@ -152,8 +160,12 @@ static int one(struct share_ctx *c, int kind, int n, struct sample *s, const cha
 	}
 	kmsg_mark(mark, n, "attach");
 	t0 = __rdtsc();
-	fd = kind == KPROBE ? share_link_kprobe(prog(c, "count_kprobe"), c->syms, NULL, n) :
-			      share_link(prog(c, "count_entry"), c->ids, c->cookies, n);
+	if (kind == KPROBE)
+		fd = share_link_kprobe(prog(c, "count_kprobe"), c->syms, NULL, n);
+	else if (fexit_sizes)
+		fd = share_link(prog(c, "count_exit"), c->xids, c->xcookies, n);
+	else
+		fd = share_link(prog(c, "count_entry"), c->ids, c->cookies, n);
 	t1 = __rdtsc();
 	if (fd < 0) {
 		say("shared: bench FAILED (%s over %d functions: %s)", kind_name[kind], n,
@@ -226,12 +238,13 @@ static void stages_text(struct sample *v, int rounds, int which, double hz, cons
 static void sizes(struct share_ctx *c, struct size_result *res, int *nres)
 {
 	static const int want[NSIZES] = { 100, 1000, 10000, 0 };
+	int all = fexit_sizes ? c->xn : c->n;
 
 	*nres = 0;
 	for (int i = 0; i < NSIZES; i++) {
-		int n = want[i] ? want[i] : c->n;
+		int n = want[i] ? want[i] : all;
 
-		if (n > c->n || (!want[i] && *nres && c->n == res[*nres - 1].n))
+		if (n > all || (!want[i] && *nres && all == res[*nres - 1].n))
 			continue;
 		res[(*nres)++].n = n;
 	}
@@ -542,6 +555,44 @@ static int table_bench(struct share_ctx *c, struct size_result *res, int nres, d
 	return err;
 }
 
+/*
+ * fexit.multi over @res's sizes, sharing off and on, ROUNDS rounds in
+ * turn; one line a size: "shared: fexit: N functions: attach off A, on B
+ * Mcycles (on/off R); detach off C, on D Mcycles (on/off R); images off
+ * I, on J" (medians; under icount a Mcycle is a million instructions)
+ */
+static void fexit_bench(struct share_ctx *c, struct size_result *res, int nres, double m0,
+			uint64_t s0)
+{
+	const size_t at = offsetof(struct sample, attach), dt = offsetof(struct sample, detach);
+	int err = 0;
+
+	nkinds = 0;
+	kinds[nkinds++] = OFF;
+	kinds[nkinds++] = ON;
+	for (int i = 0; i < nres && !err; i++)
+		for (int r = 0; r < ROUNDS && !err; r++)
+			for (int j = 0; j < nkinds && !err; j++)
+				err = run_one(c, kinds[(j + r) % nkinds], &res[i], r, m0);
+	if (err) {
+		say("shared: bench FAILED (fexit: %s)", strerror(-err));
+		return;
+	}
+	say("shared: bench %d rounds, TSC %.1f MHz, %.0f s", ROUNDS,
+	    (__rdtsc() - s0) / (now() - m0) / 1e6, now() - m0);
+	for (int i = 0; i < nres; i++) {
+		double a0 = med_field(res[i].s[OFF], ROUNDS, at) / 1e6;
+		double a1 = med_field(res[i].s[ON], ROUNDS, at) / 1e6;
+		double d0 = med_field(res[i].s[OFF], ROUNDS, dt) / 1e6;
+		double d1 = med_field(res[i].s[ON], ROUNDS, dt) / 1e6;
+
+		say("shared: fexit: %d functions: attach off %.1f, on %.1f Mcycles (on/off %.3f); detach off %.1f, on %.1f Mcycles (on/off %.3f); images off %ld, on %ld",
+		    res[i].n, a0, a1, a1 / a0, d0, d1, d1 / d0, res[i].s[OFF][0].images,
+		    res[i].s[ON][0].images);
+	}
+	say("shared: fexit sizes done");
+}
+
 void share_bench(struct share_ctx *c, int kprobe_n)
 {
 	struct size_result *res = calloc(NSIZES, sizeof(*res));
@@ -580,6 +631,14 @@ void share_bench(struct share_ctx *c, int kprobe_n)
 		/* the run-time costs alone (@kprobe_n -2): no sizes, no table */
 		nres = 0;
 		goto run_time;
+	}
+	if (kprobe_n == -3) {
+		/* fexit's sizes alone (@kprobe_n -3) */
+		fexit_sizes = true;
+		sizes(c, res, &nres);
+		fexit_bench(c, res, nres, m0, s0);
+		free(res);
+		return;
 	}
 	err = table_bench(c, res, nres, m0);
 	/* a kernel without btf_tramp_forget: the rest of the bench still runs */
