@@ -203,8 +203,10 @@ static int run_one(struct share_ctx *c, int kind, struct size_result *res, int r
 	struct sample *s = &res->s[kind][r];
 	int err = one(c, kind, res->n, s, kind_name[kind]);
 
-	say("share: bench %s %d functions, round %d: attach %.3f, detach %.3f Mcycles (%.0f s)",
-	    kind_name[kind], res->n, r, s->attach / 1e6, s->detach / 1e6, now() - m0);
+	/* "fexit off": not the fentry rounds tests/boot-share.sh summarizes */
+	say("share: bench %s%s %d functions, round %d: attach %.3f, detach %.3f Mcycles (%.0f s)",
+	    fexit_sizes ? "fexit " : "", kind_name[kind], res->n, r, s->attach / 1e6,
+	    s->detach / 1e6, now() - m0);
 	return err;
 }
 
