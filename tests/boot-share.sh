@@ -434,7 +434,7 @@ else
 	fi
 	# an overriding kprobe (no post_handler, no IPMODIFY) moves the ip a
 	# shared image would take its function from: such functions never
-	# share (kernel/7.3 8/21; share_override.c)
+	# share (kernel/7.3 8/24; share_override.c)
 	ol=$(grep -m1 -E "^boot: $rel share: override: " "$L" | sed "s/^boot: $rel share: //")
 	if echo "$ol" | grep -qE '^override: [1-9][0-9]* functions under an overriding kprobe with fentry\.multi and cookies: 0 wrong ip, 0 wrong cookies$'; then
 		ok "$ol"

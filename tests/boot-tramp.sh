@@ -310,7 +310,7 @@ expect "same-name: the $same_n functions of names at two or more text addresses 
 	'same-name: [0-9]+ functions' \
 	"same-name: $same_n functions of shared names tried, $same_n refused, 0 attached to their own code, 0 to another's$"
 # the kallsyms batch pass (a link of 4,096 functions or more, feature
-# series 5/21) refuses a shared name as the lookup of one name does
+# series 5/24) refuses a shared name as the lookup of one name does
 expect "same-name batch: a link of 4,096 functions (one kallsyms pass) with one of a shared name is refused (EADDRNOTAVAIL), the same with another function in its place attaches" \
 	'same-name batch' \
 	'same-name batch: a link of 4096 functions with [^ ]+ \(id [0-9]+\): EADDRNOTAVAIL; with another function in its place: attached$'

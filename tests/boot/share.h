@@ -291,7 +291,7 @@ struct share_site {
  * start, or a stub of a shared image, 32 bytes apart in a block of stubs,
  * jumped to, that moves stub + 20 into r11, enters a shared image at its
  * start and goes on to the body it pushed (arch_bpf_tramp_stub(),
- * kernel/7.3 14/21). x86-64 only.
+ * kernel/7.3 14/24). x86-64 only.
  */
 enum share_site_kind share_site_read(int fd_peek, const struct share_syms *s, uint64_t faddr,
 				     struct share_site *out);

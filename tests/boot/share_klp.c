@@ -298,7 +298,7 @@ static void klp_after(struct klp_test *t, int mode)
 		return;
 	/*
 	 * munlockall is a syscall wrapper, on the error injection list: the
-	 * kernel keeps its image its own whatever the mode (kernel/7.3 8/21);
+	 * kernel keeps its image its own whatever the mode (kernel/7.3 8/24);
 	 * the livepatch with a shared image is upstream's
 	 * livepatch_trampoline on cmdline_proc_show (tests/selftests-boot.sh,
 	 * sharing on)
@@ -329,7 +329,7 @@ static void klp_after(struct klp_test *t, int mode)
 		ok = other_calls(false, why, sizeof(why));
 		klp_check(t, ok, "after the livepatch, its other syscalls", "%s (not %d)", why,
 			  KLP_RET);
-		/* the livepatch gone, the trampoline is updated at once (8/21) */
+		/* the livepatch gone, the trampoline is updated at once (8/24) */
 		site(t, mode && !t->ei, "after the livepatch, the call site");
 	}
 	close(lx);

@@ -10,7 +10,7 @@
  * address: a shared image, which takes its function from the return
  * address, would report just_return_func's ip and miss its cookie. The
  * kernel keeps the error injection list's functions (the only ones an
- * override may touch) out of sharing (kernel/7.3 8/21).
+ * override may touch) out of sharing (kernel/7.3 8/24).
  *
  * share_override(), sharing on: OVR_SYSCALLS syscall wrappers (on the error
  * injection list) under the kprobe program override_ret (share.bpf.c), in

@@ -666,7 +666,7 @@ static void site_one(struct proof *p, const struct site_text *t, const struct si
  * stub of a shared image that pushes the site's own return address (else
  * the shared image runs the programs and the body of another function).
  * Sharing on, a function on the error injection list enters an image of
- * its own (8/21), any other one a shared image or its stub; off (and
+ * its own (8/24), any other one a shared image or its stub; off (and
  * stamped), every function an image of its own. The sorted sites are
  * mmap()ed: the proof compares free memory before and after, and glibc's
  * heap would keep them.

@@ -17,7 +17,7 @@
  * those of /proc/kallsyms, by address. x86-64 only: the call site is a
  * 5-byte call or jmp (e8/e9 rel32) at the function's start or past its
  * ENDBR (f3 0f 1e fa) or objtool's seal of one (nopl -42(%rax), 0f 1f 40
- * d6); a stub is arch_bpf_tramp_stub()'s (kernel/7.3 14/21):
+ * d6); a stub is arch_bpf_tramp_stub()'s (kernel/7.3 14/24):
  *
  *   0: push $(site + 5)   5: mov $(stub + 20), %r11   12: jmp image
  *  20: jmp site + 5       (32 bytes, a block's stubs 32 bytes apart)

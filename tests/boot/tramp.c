@@ -1670,7 +1670,7 @@ out:
 }
 
 /*
- * The kallsyms batch pass (feature series 5/21: a tracing_multi link of
+ * The kallsyms batch pass (feature series 5/24: a tracing_multi link of
  * BATCH_LOOKUP functions or more resolves its names in one pass over
  * kallsyms) must refuse a name at two text addresses as the one-by-one
  * lookup does (same_name()): one fentry.multi link of BATCH_LOOKUP - 1
