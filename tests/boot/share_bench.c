@@ -558,6 +558,26 @@ static int table_bench(struct share_ctx *c, struct size_result *res, int nres, d
 }
 
 /*
+ * ROUNDS rounds of each of kinds[] over each of @res's sizes, the kinds'
+ * order rotated each round; after each size, for fentry's rounds, the line
+ * tests/boot-share.sh starts that size's kprobe_multi boot by. 0 or -errno
+ */
+static int run_rounds(struct share_ctx *c, struct size_result *res, int nres, double m0)
+{
+	int err = 0;
+
+	for (int i = 0; i < nres && !err; i++) {
+		for (int r = 0; r < ROUNDS && !err; r++)
+			for (int j = 0; j < nkinds && !err; j++)
+				err = run_one(c, kinds[(j + r) % nkinds], &res[i], r, m0);
+		if (!fexit_sizes)
+			say("share: bench %d functions: %d rounds done, %.0f s", res[i].n, ROUNDS,
+			    now() - m0);
+	}
+	return err;
+}
+
+/*
  * fexit.multi over @res's sizes, sharing off and on, ROUNDS rounds in
  * turn; one line a size: "shared: fexit: N functions: attach off A, on B
  * Mcycles (on/off R); detach off C, on D Mcycles (on/off R); images off
@@ -572,10 +592,7 @@ static void fexit_bench(struct share_ctx *c, struct size_result *res, int nres, 
 	nkinds = 0;
 	kinds[nkinds++] = OFF;
 	kinds[nkinds++] = ON;
-	for (int i = 0; i < nres && !err; i++)
-		for (int r = 0; r < ROUNDS && !err; r++)
-			for (int j = 0; j < nkinds && !err; j++)
-				err = run_one(c, kinds[(j + r) % nkinds], &res[i], r, m0);
+	err = run_rounds(c, res, nres, m0);
 	if (err) {
 		say("shared: bench FAILED (fexit: %s)", strerror(-err));
 		return;
@@ -665,13 +682,7 @@ void share_bench(struct share_ctx *c, int kprobe_n)
 			say("shared: bench: the kernel refuses bpf_tramp_share=%d: %s left out",
 			    kind_mode[k], kind_name[k]);
 	}
-	for (int i = 0; i < nres && !err; i++) {
-		for (int r = 0; r < ROUNDS && !err; r++)
-			for (int j = 0; j < nkinds && !err; j++)
-				err = run_one(c, kinds[(j + r) % nkinds], &res[i], r, m0);
-		say("share: bench %d functions: %d rounds done, %.0f s", res[i].n, ROUNDS,
-		    now() - m0);
-	}
+	err = run_rounds(c, res, nres, m0);
 	if (err) {
 		say("shared: bench FAILED (%s)", strerror(-err));
 		free(res);
