@@ -65,6 +65,7 @@ struct rel_word {
 struct ksym {
 	uint64_t addr;
 	const char *name;
+	size_t order;		/* a module's: its symbol table index (the kernel's order) */
 };
 
 struct btfids_attach_info {
@@ -89,8 +90,10 @@ struct btfids_attach_info {
 	uint64_t init_begin, init_end;	/* __init_begin, __init_end: freed after boot */
 	uint64_t stext, etext;		/* _stext, _etext: is_kernel_text() */
 	uint64_t sinittext, einittext;	/* _sinittext, _einittext: is_kernel_inittext() */
-	/* the patched kernel: a name at two text addresses refused, and a link naming a site twice */
+	/* the patched kernel: a name at two text addresses refused (vmlinux names) */
 	bool one_address;
+	bool one_site;		/* the patched kernel: a link naming a call site twice refused */
+	bool module;		/* a module (ET_REL): addresses are MOD_ADDR()s */
 	uint32_t *deny, *noreturn, *fmodret;	/* sorted BTF IDs */
 	size_t nr_deny, nr_noreturn, nr_fmodret;
 };
@@ -621,10 +624,12 @@ static uint64_t ksym_end(const struct btfids_attach_info *ai, uint64_t addr)
 {
 	const struct ksym *k = ksym_around(ai, addr);
 	const struct ksym *end = ai->by_addr + ai->nr_ksyms;
+	/* a module's: no further than its section (MOD_ADDR()) */
+	uint64_t last = ai->module ? ((addr >> 40) + 1) << 40 : UINT64_MAX;
 
 	while (k && k < end && k->addr <= addr)
 		k++;
-	return k && k < end ? k->addr : UINT64_MAX;
+	return k && k < end && k->addr < last ? k->addr : last;
 }
 
 /* Whether kallsyms has a symbol at exactly @addr */
@@ -895,6 +900,27 @@ void btfids_attach_info_free(struct btfids_attach_info *ai)
 	free(ai);
 }
 
+/*
+ * A new btfids_attach_info for @e by the rules of @kernel: 0; or 1 with
+ * *@out NULL when @why says why @e gets no verdicts (a warning), or -ENOMEM
+ */
+static int attach_info_new(const struct btfids_elf *e, unsigned int kernel, const char *why,
+			   struct btfids_report *r, struct btfids_attach_info **out)
+{
+	*out = NULL;
+	if (why) {
+		btfids_warn(r, "%s: no attach verdicts: %s", e->path, why);
+		return 1;
+	}
+	*out = calloc(1, sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	(*out)->kernel = kernel;
+	(*out)->e = e;
+	(*out)->direct = true;	/* x86_64 and s390x: whenever they have a trampoline */
+	return 0;
+}
+
 int btfids_attach_info_read(const struct btfids_elf *e, const unsigned char *ids,
 			    unsigned int kernel, struct btfids_attach_info **out,
 			    struct btfids_report *r)
@@ -909,18 +935,11 @@ int btfids_attach_info_read(const struct btfids_elf *e, const unsigned char *ids
 		why = "not an x86_64, arm64 or s390x vmlinux";
 	else if (!e->nr_syms)
 		why = "no symbol table";
-	if (why) {
-		btfids_warn(r, "%s: no attach verdicts: %s", e->path, why);
-		return 1;
-	}
-	ai = calloc(1, sizeof(*ai));
-	if (!ai)
-		return -ENOMEM;
-	ai->kernel = kernel;
-	ai->e = e;
+	err = attach_info_new(e, kernel, why, r, &ai);
+	if (err)
+		return err;
 	ai->arm64 = e->machine == EM_AARCH64;
 	ai->s390 = e->machine == EM_S390;
-	ai->direct = true;	/* x86_64 and s390x: whenever they have a trampoline */
 	read_bounds(e, ai->bound);
 	err = read_ksyms(e, ai);
 	if (!err)
@@ -974,6 +993,7 @@ int btfids_attach_info_read(const struct btfids_elf *e, const unsigned char *ids
 	 */
 	ai->one_address = btfids_elf_defines(e, "__start_BTF_tramp") &&
 			  (!kernel || kernel >= BTFIDS_KERNEL(7, 3));
+	ai->one_site = ai->one_address;
 	if (!err && (!ai->init_begin || !ai->init_end || !ai->stext || !ai->etext)) {
 		btfids_warn(r, "%s: no attach verdicts: no _stext, _etext, __init_begin or __init_end (not a vmlinux)",
 			    e->path);
@@ -982,6 +1002,224 @@ int btfids_attach_info_read(const struct btfids_elf *e, const unsigned char *ids
 	}
 	if (err) {
 		btfids_err(r, e->path, "cannot read what the attach verdicts need: %s",
+			   strerror(-err));
+		btfids_attach_info_free(ai);
+		return err;
+	}
+	*out = ai;
+	return 0;
+}
+
+/*
+ * A module's verdicts (an ET_REL .ko, as kbuild links it): its code is
+ * where the loader puts it, so an address here is MOD_ADDR(section
+ * index, offset), never 0, and the facts come from the module's own
+ * sections and their relocations (kernel/module/, 7.3):
+ *  - kallsyms: after init the module's core symbols (kallsyms.c
+ *    is_core_symbol(): defined, named, in an allocated section that is
+ *    not init layout, ".init*": module_init_layout_section(), with
+ *    MODULE_UNLOAD), in symbol table order, and find_kallsyms_symbol_value()
+ *    takes the first of a name: bpf_check_attach_target()'s address of a
+ *    module function. Init functions have none once the module is live.
+ *  - ftrace sites: __mcount_loc's words, relocated (ftrace_module_init());
+ *    those in init text are freed with it (ftrace_free_mem()).
+ *  - error injection: _error_injection_whitelist's entries, relocated, to
+ *    the functions around them (lib/error-inject.c, at MODULE_STATE_COMING).
+ *  - no site: x86's bpf_arch_text_poke() pokes kernel text and BPF text
+ *    only, EINVAL; no .BTF_ids set of the rules names a module's id.
+ * x86_64 only: the relocations read are R_X86_64_64 (S + A).
+ */
+#define MOD_ADDR(shndx, off)	((uint64_t)(shndx) << 40 | (off))
+#define MOD_OFF_MAX		((1ULL << 40) - 1)
+
+
+static int cmp_name_order(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* A module section the loader keeps after init: allocated, not ".init*" */
+static bool mod_core_section(const struct btfids_elf *e, size_t shndx, bool *exec)
+{
+	Elf_Scn *scn = elf_getscn(e->elf, shndx);
+	size_t shstrndx;
+	const char *name;
+	GElf_Shdr sh;
+
+	*exec = false;
+	if (!scn || !gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) ||
+	    elf_getshdrstrndx(e->elf, &shstrndx))
+		return false;
+	name = elf_strptr(e->elf, shstrndx, sh.sh_name);
+	if (!name || !strncmp(name, ".init", 5))
+		return false;
+	*exec = (sh.sh_flags & SHF_EXECINSTR) && sh.sh_type == SHT_PROGBITS;
+	return true;
+}
+
+/* The module's core text symbols, by address and by (name, table order) */
+static int mod_read_ksyms(const struct btfids_elf *e, struct btfids_attach_info *ai)
+{
+	size_t i, shndx, nsec = 0, n = 0;
+	bool *exec = NULL, core;
+	const char *name;
+	GElf_Sym sym;
+
+	if (elf_getshdrnum(e->elf, &nsec))
+		return -EINVAL;
+	exec = calloc(nsec + 1, sizeof(*exec));
+	ai->by_addr = calloc(e->nr_syms + 1, sizeof(*ai->by_addr));
+	ai->by_name = calloc(e->nr_syms + 1, sizeof(*ai->by_name));
+	if (!exec || !ai->by_addr || !ai->by_name) {
+		free(exec);
+		return -ENOMEM;
+	}
+	for (i = 1; i < nsec; i++) {
+		core = mod_core_section(e, i, &exec[i]);
+		exec[i] = core && exec[i];
+	}
+	for (i = 1; i < e->nr_syms; i++) {
+		if (btfids_elf_sym(e, i, &sym, &shndx, &name) || shndx == SHN_UNDEF ||
+		    shndx >= nsec || !exec[shndx] || !name[0] || sym.st_value > MOD_OFF_MAX ||
+		    GELF_ST_TYPE(sym.st_info) == STT_SECTION)
+			continue;
+		ai->by_addr[n] = (struct ksym){ MOD_ADDR(shndx, sym.st_value), name, i };
+		n++;
+	}
+	free(exec);
+	ai->nr_ksyms = n;
+	memcpy(ai->by_name, ai->by_addr, n * sizeof(*ai->by_name));
+	qsort(ai->by_addr, n, sizeof(*ai->by_addr), cmp_addr);
+	qsort(ai->by_name, n, sizeof(*ai->by_name), cmp_name_order);
+	return 0;
+}
+
+/* The RELA section that relocates section @target, or NULL */
+static Elf_Scn *mod_rela_of(const struct btfids_elf *e, size_t target)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(e->elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_RELA && sh.sh_info == target &&
+		    sh.sh_link == e->symtab_index)
+			return scn;
+	return NULL;
+}
+
+/* The index of the module section named @name, or 0 */
+static size_t mod_section(const struct btfids_elf *e, const char *name)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	const char *n;
+	GElf_Shdr sh;
+
+	if (elf_getshdrstrndx(e->elf, &shstrndx))
+		return 0;
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		n = elf_strptr(e->elf, shstrndx, sh.sh_name);
+		if (n && !strcmp(n, name))
+			return elf_ndxscn(scn);
+	}
+	return 0;
+}
+
+/*
+ * The targets of the absolute relocations of section @name's words at
+ * multiples of @stride (its first word an address), in core sections,
+ * sorted, into @out: 0 (absent: none), -EBADMSG for a relocation of
+ * another type or to no defined symbol, or -EINVAL (unreadable).
+ */
+static int mod_read_addrs(const struct btfids_elf *e, const char *name, size_t stride,
+			  uint64_t **out, size_t *nr)
+{
+	size_t sec = mod_section(e, name), i, n, shndx;
+	Elf_Scn *rs = sec ? mod_rela_of(e, sec) : NULL;
+	const char *sname;
+	bool exec;
+	GElf_Shdr sh;
+	GElf_Sym sym;
+	GElf_Rela r;
+	Elf_Data *d;
+
+	*out = NULL;
+	*nr = 0;
+	if (!rs)
+		return 0;
+	if (!gelf_getshdr(rs, &sh) || !sh.sh_entsize || !(d = elf_getdata(rs, NULL)))
+		return -EINVAL;
+	n = sh.sh_size / sh.sh_entsize;
+	*out = calloc(n + 1, sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		uint64_t off;
+
+		if (!gelf_getrela(d, i, &r))
+			return -EINVAL;
+		if (r.r_offset % stride)
+			continue;	/* another field of the entry */
+		if (GELF_R_TYPE(r.r_info) != R_X86_64_64 ||	/* x86-64 psABI: S + A, 64 bits */
+		    btfids_elf_sym(e, GELF_R_SYM(r.r_info), &sym, &shndx, &sname) ||
+		    shndx == SHN_UNDEF || shndx >= SHN_LORESERVE)
+			return -EBADMSG;
+		off = sym.st_value + (uint64_t)r.r_addend;
+		if (off <= MOD_OFF_MAX && mod_core_section(e, shndx, &exec) && exec)
+			(*out)[(*nr)++] = MOD_ADDR(shndx, off);
+	}
+	qsort(*out, *nr, sizeof(**out), cmp_u64);
+	return 0;
+}
+
+int btfids_attach_info_read_module(const struct btfids_elf *e, const struct btfids_elf *base,
+				   unsigned int kernel, struct btfids_attach_info **out,
+				   struct btfids_report *r)
+{
+	struct btfids_attach_info *ai;
+	const char *why = NULL;
+	size_t i;
+	int err;
+
+	*out = NULL;
+	/* x86_64's, checked against Debian's amd64 modules (tests/check_verdict.c) */
+	if (e->machine != EM_X86_64 || e->elf_class != ELFCLASS64)
+		why = "module verdicts are x86_64's (arm64's and s390x's are not read yet)";
+	else if (e->type != ET_REL || !e->nr_syms)
+		why = "not a module with a symbol table";
+	else if (!mod_section(e, "__mcount_loc"))
+		why = "no __mcount_loc (a kernel without ftrace)";
+	else if (base && !base->nr_syms)
+		why = "its vmlinux (-b) has no symbol table (stripped?): whether it has error injection, and is the patched kernel, is not known";
+	err = attach_info_new(e, kernel, why, r, &ai);
+	if (err)
+		return err;
+	ai->module = true;
+	/* the patched kernel (the base places .BTF_tramp) refuses a site twice in a link */
+	ai->one_site = base && btfids_elf_defines(base, "__start_BTF_tramp") &&
+		       (!kernel || kernel >= BTFIDS_KERNEL(7, 3));
+	/* CONFIG_FUNCTION_ERROR_INJECTION: vmlinux has the list's bounds */
+	ai->has_ei = !base || btfids_elf_defines(base, "__start_error_injection_whitelist");
+	err = mod_read_ksyms(e, ai);
+	if (!err)
+		err = mod_read_addrs(e, "__mcount_loc", 8, &ai->sites, &ai->nr_sites);
+	if (!err && ai->has_ei)
+		err = mod_read_addrs(e, "_error_injection_whitelist", 16, &ai->ei, &ai->nr_ei);
+	for (i = 0; !err && i < ai->nr_ei; i++) {
+		const struct ksym *k = ksym_around(ai, ai->ei[i]);
+
+		ai->ei[i] = k && k->addr >> 40 == ai->ei[i] >> 40 ? k->addr : 0;
+	}
+	if (!err && ai->nr_ei)
+		qsort(ai->ei, ai->nr_ei, sizeof(*ai->ei), cmp_u64);
+	if (err) {
+		btfids_err(r, e->path, "cannot read what the attach verdicts need: %s",
+			   err == -EBADMSG ? "a relocation of __mcount_loc or _error_injection_whitelist that is not R_X86_64_64 to a defined symbol" :
 			   strerror(-err));
 		btfids_attach_info_free(ai);
 		return err;
@@ -1198,6 +1436,8 @@ void btfids_verdicts(const struct btfids_attach_info *ai, const char *name, uint
 			refuse(&v[a], BTFIDS_REF_NO_SITE, BTFIDS_STEP_ATTACH, ENOTSUPP_KERNEL);
 		else if (!site && ai->s390)	/* s390's: no "brcl 0,0" (the mcount nop) at the entry */
 			refuse(&v[a], BTFIDS_REF_NO_SITE, BTFIDS_STEP_ATTACH, EINVAL);
+		else if (!site && ai->module)	/* x86's poke: module text is no kernel text */
+			refuse(&v[a], BTFIDS_REF_NO_SITE, BTFIDS_STEP_ATTACH, EINVAL);
 		else if (!site && !text)	/* bpf_arch_text_poke(): not is_kernel_text() */
 			refuse(&v[a], BTFIDS_REF_INIT_TEXT, BTFIDS_STEP_ATTACH, EINVAL);
 		else if (!site && alt)	/* a nop to poke or not: the CPU's features say */
@@ -1231,7 +1471,7 @@ long btfids_verdicts_one_site(const struct btfids_attach_info *ai, const uint32_
 	long refused = 0;
 	int a;
 
-	if (!ai->one_address || !n)
+	if (!ai->one_site || !n)
 		return 0;
 	s = calloc(n, sizeof(*s));
 	if (!s)

@@ -181,27 +181,71 @@ out:
 }
 END_TEST
 
-/* A module gets no verdicts either, and a warning that says why */
+/*
+ * A module's verdicts (btfids_attach_info_read_module()), by its own
+ * facts: Debian's tcp_bbr.ko and nf_conntrack.ko, against the sources'
+ * rules; the patched kernel with the tree's modules loaded judges every
+ * function (tests/boot-modules.sh)
+ */
+static const struct expect mod_expects[] = {
+	{ NULL, "tcp_bbr:bbr_main", "fentry", "taken",
+	  "an ordinary module function: its __fentry__ call in the module's __mcount_loc (ftrace_module_init())" },
+	{ NULL, "tcp_bbr:bbr_main", "fmod_ret", "not-modifiable EINVAL load",
+	  "not on the module's error-injection list, not security_* (verifier.c check_attach_modify_return())" },
+	{ NULL, "tcp_bbr:bbr_register", "fentry", "no-address ENOENT load",
+	  "__init bbr_register (net/ipv4/tcp_bbr.c): .init.text is no core symbol (kernel/module/kallsyms.c is_core_symbol()), so find_kallsyms_symbol_value() finds nothing once the module is live" },
+	{ NULL, "tcp_bbr:bbr_unregister", "fentry", "no-ftrace-site EINVAL attach",
+	  "__exit is notrace (include/linux/init.h): no __fentry__, and x86's bpf_arch_text_poke() pokes kernel and BPF text only" },
+	{ "amd64-7", "tcp_bbr:bbr_unregister", "fentry.multi", "no-ftrace-site ENOENT link",
+	  "!ftrace_location(addr): -ENOENT (bpf_check_attach_btf_id_multi())" },
+	{ "amd64-7", "nf_conntrack:nf_ct_key_equal", "fentry", "no-ftrace-site EINVAL attach",
+	  "inline is notrace (include/linux/compiler_types.h): the out-of-line copy of the inline nf_ct_key_equal() has no __fentry__" },
+	{ "amd64-7", "nf_conntrack:nf_conntrack_standalone_init", "fexit", "no-address ENOENT load",
+	  "__init (net/netfilter/nf_conntrack_standalone.c): freed after init, no core symbol" },
+};
+
 START_TEST(t_module)
 {
-	char *path = kernel_path("amd64-6.12"), *mod = NULL, *out = NULL, *err = NULL;
+	static const char *const kernels[] = { "amd64-6.12", "amd64-7" };
+	size_t k, i;
 
-	if (!path)
-		return;
-	ck_assert_int_ge(asprintf(&mod, "%s/btfids/kernels/amd64-6.12/modules/nf_conntrack.ko",
-				  tl_cache_dir()), 0);
-	if (access(mod, R_OK)) {
-		printf("check_verdict: %s not fetched, skipped\n", mod);
-	} else {
-		ck_assert_int_eq(TL_RUN_OUT(&out, &err, "models", "--all", "--verdicts", "-b", path,
-					    mod), 0);
-		ck_assert_ptr_null(strstr(out, "verdicts"));
-		ck_assert_ptr_nonnull(strstr(err, "no attach verdicts: a module"));
+	for (k = 0; k < 2; k++) {
+		char *path = kernel_path(kernels[k]);
+
+		for (i = 0; path && i < sizeof(mod_expects) / sizeof(mod_expects[0]); i++) {
+			const struct expect *x = &mod_expects[i];
+			const char *colon = strchr(x->func, ':');
+			char *mod = NULL, *out = NULL, *err = NULL, want[256];
+
+			if (x->kernel && strcmp(x->kernel, kernels[k]))
+				continue;
+			ck_assert_int_ge(asprintf(&mod, "%s/btfids/kernels/%s/modules/%.*s.ko",
+						  tl_cache_dir(), kernels[k],
+						  (int)(colon - x->func), x->func), 0);
+			if (access(mod, R_OK)) {
+				printf("check_verdict: %s not fetched, skipped\n", mod);
+				free(mod);
+				continue;
+			}
+			ck_assert_int_eq(TL_RUN_OUT(&out, &err, "models", "--all", "--verdicts",
+						    "--func", colon + 1, "-b", path, mod), 0);
+			want_json(x, want, sizeof(want));
+			ck_assert_msg(strstr(out, want), "%s: %s %s: want %s (%s); got %s %s",
+				      kernels[k], x->func, x->attach, x->verdict, x->why, out, err);
+			free(out);
+			free(err);
+			/* without its vmlinux: no verdicts, and the user told why, exit 2 */
+			ck_assert_int_eq(TL_RUN_OUT(&out, &err, "models", "--all", "--verdicts",
+						    mod), 2);
+			ck_assert_ptr_null(strstr(out, "verdicts"));
+			ck_assert_ptr_nonnull(strstr(err, "no attach verdicts: a module needs its vmlinux (-b)"));
+			ck_assert_ptr_nonnull(strstr(err, "a module's split BTF needs its base: -b vmlinux"));
+			free(out);
+			free(err);
+			free(mod);
+		}
+		free(path);
 	}
-	free(out);
-	free(err);
-	free(mod);
-	free(path);
 }
 END_TEST
 

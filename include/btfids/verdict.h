@@ -5,7 +5,9 @@
  * which step and with which errno.
  *
  * A verdict follows the kernel's own order of checks for one program on
- * one vmlinux function (x86_64, arm64 and s390x; other machines get no verdict yet):
+ * one vmlinux function (x86_64, arm64 and s390x; other machines get no verdict yet),
+ * or one x86_64 module function (from the module's own facts:
+ * btfids_attach_info_read_module() below):
  *
  *  load (BPF_PROG_LOAD, kernel/bpf/verifier.c bpf_check_attach_target(),
  *  then check_attach_btf_id()):
@@ -167,6 +169,19 @@ int btfids_attach_info_read(const struct btfids_elf *e, const unsigned char *ids
 			    unsigned int kernel, struct btfids_attach_info **out,
 			    struct btfids_report *r);
 void btfids_attach_info_free(struct btfids_attach_info *ai);
+
+/*
+ * The same for module @e (an x86_64 .ko as kbuild links it,
+ * ET_REL) on vmlinux @base (its ELF, or NULL: then taken as a kernel with
+ * CONFIG_FUNCTION_ERROR_INJECTION and without the patched kernel's link
+ * checks): the module's core symbols in symbol table order (the first of
+ * a name is the kernel's address), its __mcount_loc and
+ * _error_injection_whitelist relocated, init text freed (verdict.c says
+ * from where in kernel/module/). Returns as btfids_attach_info_read().
+ */
+int btfids_attach_info_read_module(const struct btfids_elf *e, const struct btfids_elf *base,
+				   unsigned int kernel, struct btfids_attach_info **out,
+				   struct btfids_report *r);
 
 /*
  * The verdicts of FUNC @id named @name with the model @m (its reason
