@@ -67,8 +67,9 @@ void btfids_models_usage(FILE *f)
 		"                        for a raw FILE.BTF_tramp\n"
 		"  -f, --func PATTERN    only the functions whose name matches PATTERN (a shell\n"
 		"                        glob: bpf_iter_*, vfs_read)\n"
-		"      --verdicts        with --all on an x86_64, arm64 or s390x vmlinux, by\n"
-		"                        its own machine's rules: each function's attach\n"
+		"      --verdicts        with --all on an x86_64, arm64 or s390x vmlinux (or an\n"
+		"                        x86_64 module, with -b VMLINUX), by its own\n"
+		"                        machine's rules: each function's attach\n"
 		"                        verdicts, taken or refused with the kernel's reason,\n"
 		"                        errno and step: fentry, fexit, fmod_ret; x86_64 from\n"
 		"                        7.2 on also fentry.multi, fexit.multi (tracing_multi)\n"
@@ -190,6 +191,33 @@ static bool own_arch(const struct models_opts *o, const struct btfids_elf *e,
 }
 
 /*
+ * A module's verdicts read from it and from its vmlinux (-b: whether that
+ * kernel has error injection, and is the patched one); no -b: a warning
+ */
+static int module_verdicts(struct models_opts *o, const struct btfids_elf *e,
+			   unsigned int kernel, struct btfids_attach_info **ai)
+{
+	struct btfids_elf base = { .fd = -1 };
+	int err;
+
+	if (!o->base) {
+		btfids_warn(&o->rep, "%s: no attach verdicts: a module needs its vmlinux (-b)",
+			    e->path);
+		return 0;
+	}
+	if (btfids_btf_file_kind(o->base) != BTFIDS_FILE_ELF) {
+		btfids_warn(&o->rep, "%s: no attach verdicts: -b %s is raw BTF, and a module's verdicts need its vmlinux's ELF",
+			    e->path, o->base);
+		return 0;
+	}
+	if (btfids_elf_open(&base, o->base, false, &o->rep))
+		return -EINVAL;
+	err = btfids_attach_info_read_module(e, &base, kernel, ai, &o->rep);
+	btfids_elf_close(&base);
+	return err;
+}
+
+/*
  * The verdicts of an ELF's functions need its symbols while the lines are
  * written: the ELF stays open that long (@e->elf NULL when FILE is raw BTF).
  */
@@ -208,14 +236,11 @@ static int models_elf(struct models_opts *o, const char *path, struct btfids_elf
 	err = *kernel ? 0 : elf_kernel(e, kernel, from, len, r);
 	if (!err)
 		err = btfids_tramp_rules_of_elf(ru, e, *kernel, r);
-	/* verdicts for a vmlinux only: a module's functions are another story */
-	if (!err && o->verdicts && e->type == ET_REL) {
-		btfids_warn(r, "%s: no attach verdicts: a module (verdicts are a vmlinux's)", path);
-	} else if (!err && o->verdicts && own_arch(o, e, r)) {
+	if (!err && o->verdicts && e->type == ET_REL && own_arch(o, e, r))
+		err = module_verdicts(o, e, *kernel, ai);
+	else if (!err && o->verdicts && own_arch(o, e, r))
 		err = btfids_attach_info_read(e, NULL, *kernel, ai, r);
-		err = err > 0 ? 0 : err;
-	}
-	return err;
+	return err > 0 ? 0 : err;
 }
 
 /*
@@ -327,7 +352,7 @@ static int models_all(struct models_opts *o, const char *path)
 		}
 	}
 	if (o->taken >= 0 && !ai) {
-		btfids_err(r, path, "--taken %s: no attach verdicts for this file (an x86_64, arm64 or s390x vmlinux with ftrace has them)",
+		btfids_err(r, path, "--taken %s: no attach verdicts for this file (an x86_64, arm64 or s390x vmlinux with ftrace has them, and an x86_64 module with -b VMLINUX)",
 			   btfids_attach_str(o->taken));
 		btf__free(btf);
 		err = -EINVAL;
@@ -391,14 +416,14 @@ static int stored_tables(struct models_opts *o, const char *path)
 		return -EINVAL;
 	}
 	if (kind != BTFIDS_FILE_ELF)
-		return btfids_tramp2_print(path, o->btf, o->func, o->taken, stdout, r);
+		return btfids_tramp2_print(path, o->btf, o->base, o->func, o->taken, stdout, r);
 	if (btfids_elf_open(&e, path, false, r))
 		return -EINVAL;
 	v2 = e.tramp.index && btfids_tramp2_is(e.tramp.data, e.tramp.size,
 					       btfids_elf_big_endian(&e));
 	btfids_elf_close(&e);
 	if (v2)
-		return btfids_tramp2_print(path, o->btf, o->func, o->taken, stdout, r);
+		return btfids_tramp2_print(path, o->btf, o->base, o->func, o->taken, stdout, r);
 	if (o->btf) {
 		btfids_err(r, path, "--btf: its .BTF_tramp holds no v2 table (v1 tables are named from the ELF itself)");
 		return -EINVAL;
