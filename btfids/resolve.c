@@ -44,6 +44,8 @@ struct resolve_opts {
 	bool distill_said;		/* ... and that a 6.x run ignores it */
 	bool batch;			/* several objects on one base */
 	bool tramp_table;		/* --tramp_table: the v2 table, placed or not */
+	bool base_elf_tried;		/* --btf_base opened as an ELF (once, for modules' tables) */
+	struct btfids_elf base_elf;	/* then it; .elf NULL: raw BTF, or unreadable */
 	struct btf *base;		/* parsed once for all objects */
 	int base_err;			/* why it could not be, then */
 	int base_verified;		/* 7.x: 1 its types pass the kernel's checks, < 0 not */
@@ -285,6 +287,32 @@ static unsigned int release_rules(const struct run *u)
 }
 
 /*
+ * The base vmlinux (--btf_base) as an ELF, opened once for a run or a
+ * batch of modules (whether it places .BTF_tramp, what the modules'
+ * verdicts need of it), or NULL when it is raw BTF or cannot be read
+ * (said then)
+ */
+static const struct btfids_elf *base_elf(struct resolve_opts *o)
+{
+	if (!o->base_elf_tried) {
+		o->base_elf_tried = true;
+		o->base_elf.fd = -1;
+		if (btfids_btf_file_kind(o->base_path) == BTFIDS_FILE_ELF &&
+		    btfids_elf_open(&o->base_elf, o->base_path, false, &o->rep))
+			o->base_elf.elf = NULL;
+	}
+	return o->base_elf.elf ? &o->base_elf : NULL;
+}
+
+/* The base vmlinux places .BTF_tramp: a kernel that reads the tables, whose modules get one each */
+static bool base_places_tramp(struct resolve_opts *o)
+{
+	const struct btfids_elf *b = base_elf(o);
+
+	return b && btfids_elf_defines(b, "__start_BTF_tramp");
+}
+
+/*
  * The v2 table of every function (include/btfids/tramp.h): in the 7.x
  * flow, for a vmlinux (not ET_REL, no split BTF) whose linker script
  * places .BTF_tramp (__start_BTF_tramp: the kernel reads the table), or
@@ -293,12 +321,13 @@ static unsigned int release_rules(const struct run *u)
  */
 static int want_tramp2(struct resolve_opts *o, struct run *u)
 {
+	bool module = u->e.type == ET_REL || base_of(o, u);
 	const char *no = NULL;
 
 	if (u->flow == BTFIDS_FLOW_6X)	/* --tramp_table refused by resolve_one() */
 		return 0;
-	if (u->e.type == ET_REL || base_of(o, u))
-		no = "a module (split BTF): the table is vmlinux's";
+	if (module && (!o->base_path || !base_of(o, u)))
+		no = "a module's table needs its vmlinux (--btf_base)";
 	else if (u->e.tramp.size)
 		no = ".BTF_tramp holds declared sets: their v1 tables are written";
 	if (no && o->tramp_table) {
@@ -307,11 +336,37 @@ static int want_tramp2(struct resolve_opts *o, struct run *u)
 	}
 	if (no)
 		return 0;
-	if (btfids_elf_defines(&u->e, "__start_BTF_tramp"))
-		u->tramp2_why = "its linker script places .BTF_tramp";
+	if (module ? base_places_tramp(o) : btfids_elf_defines(&u->e, "__start_BTF_tramp"))
+		u->tramp2_why = module ? "its vmlinux places .BTF_tramp" :
+				"its linker script places .BTF_tramp";
 	else if (o->tramp_table)
 		u->tramp2_why = "--tramp_table";
 	u->tramp2 = u->tramp2_why != NULL;
+	return 0;
+}
+
+/*
+ * A module's (verdict.h btfids_attach_info_read_module()), on its vmlinux
+ * (--btf_base): an x86_64 module with ftrace call sites
+ */
+static int module_attach_info(struct resolve_opts *o, struct run *u,
+			      struct btfids_attach_info **ai)
+{
+	const struct btfids_elf *b;
+	int err;
+
+	if (u->e.machine != EM_X86_64)
+		return 0;
+	b = base_elf(o);
+	if (!b) {
+		btfids_warn(&o->rep, "%s: the trampoline table is version 2, without attach verdicts: --btf_base %s is not an ELF btfids can read, and a module's verdicts need its vmlinux's",
+			    u->e.path, o->base_path);
+		return 0;
+	}
+	err = btfids_attach_info_read_module(&u->e, b, release_rules(u), ai, &o->rep);
+	if (err < 0)	/* 1: no verdicts, said */
+		btfids_warn(&o->rep, "%s: the trampoline table is version 2, without attach verdicts (above: why)",
+			    u->e.path);
 	return 0;
 }
 
@@ -324,6 +379,8 @@ static int want_tramp2(struct resolve_opts *o, struct run *u)
 static int attach_info(struct resolve_opts *o, struct run *u, struct btfids_attach_info **ai)
 {
 	*ai = NULL;
+	if (u->e.type == ET_REL)
+		return module_attach_info(o, u, ai);
 	if ((u->e.machine != EM_X86_64 && u->e.machine != EM_AARCH64 && u->e.machine != EM_S390) ||
 	    !btfids_elf_defines(&u->e, "__start_mcount_loc"))
 		return 0;
@@ -826,5 +883,7 @@ int do_resolve(int argc, char **argv)
 		failed |= resolve_one(&o, argv[i]) != 0;
 	btfids_btf_index_free(o.base_index);
 	btf__free(o.base);
+	if (o.base_elf.elf)
+		btfids_elf_close(&o.base_elf);
 	return failed ? BTFIDS_EXIT_FAIL : BTFIDS_EXIT_OK;
 }

@@ -243,11 +243,13 @@ static int classify_funcs(const struct btf *btf, const struct btfids_tramp_rules
 			  struct btfids_tramp2 *t)
 {
 	uint32_t id, n = btf__type_cnt(btf), *by_proto = calloc(n, sizeof(*by_proto));
+	/* a module's split BTF: its own FUNCs (vmlinux's table has the base's) */
+	const struct btf *base = btf__base_btf(btf);
 	long k = 0;
 
 	if (!by_proto)
 		return -ENOMEM;
-	for (id = 1; id < n; id++) {
+	for (id = base ? btf__type_cnt(base) : 1; id < n; id++) {
 		if (!btf_is_func(btf__type_by_id(btf, id)))
 			continue;
 		k = func_class(btf, ru, id, by_proto, cs, t);
@@ -606,12 +608,12 @@ static int read_raw_table(const char *path, const char *btf_path, struct btfids_
 	return err;
 }
 
-int btfids_tramp2_print(const char *path, const char *btf_path, const char *func, int taken,
-			FILE *out, struct btfids_report *r)
+int btfids_tramp2_print(const char *path, const char *btf_path, const char *base_path,
+			const char *func, int taken, FILE *out, struct btfids_report *r)
 {
 	struct btfids_tramp2 t = {};
 	const char *names = btf_path ? btf_path : path;
-	struct btf *btf = NULL;
+	struct btf *btf = NULL, *base = NULL;
 	struct btfids_elf e;
 	char msg[128];
 	int err;
@@ -626,7 +628,7 @@ int btfids_tramp2_print(const char *path, const char *btf_path, const char *func
 		err = read_raw_table(path, btf_path, &t, r);
 	}
 	if (!err && taken >= 0 && t.version != BTF_TRAMP3_VERSION) {
-		btfids_err(r, path, "--taken: a version %u table holds no verdicts (version 3 does: an x86_64, arm64 or s390x vmlinux with ftrace)",
+		btfids_err(r, path, "--taken: a version %u table holds no verdicts (version 3 does: an x86_64, arm64 or s390x vmlinux with ftrace, an x86_64 module)",
 			   t.version);
 		err = -EINVAL;
 	}
@@ -635,14 +637,23 @@ int btfids_tramp2_print(const char *path, const char *btf_path, const char *func
 		return err;
 	}
 	errno = 0;
-	btf = btf__parse(names, NULL);
+	if (base_path && !(base = btf__parse(base_path, NULL))) {
+		err = errno ? -errno : -EINVAL;
+		btfids_err(r, base_path, "cannot read base BTF: %s",
+			   btfids_btf_strerror(err, msg, sizeof(msg)));
+		btfids_tramp2_free(&t);
+		return err;
+	}
+	btf = base ? btf__parse_split(names, base) : btf__parse(names, NULL);
 	if (!btf) {
 		err = errno ? -errno : -EINVAL;
-		btfids_err(r, names, "cannot read BTF: %s", btfids_btf_strerror(err, msg, sizeof(msg)));
+		btfids_err(r, names, "cannot read BTF: %s%s", btfids_btf_strerror(err, msg, sizeof(msg)),
+			   base ? "" : " (a module's split BTF needs its base: -b vmlinux)");
 	} else {
 		err = print_funcs(&t, btf, names, func, taken, out, r);
 	}
 	btf__free(btf);
+	btf__free(base);
 	btfids_tramp2_free(&t);
 	return err;
 }

@@ -401,7 +401,8 @@ failv2() {	# NAME WANT ELF ARGS...: exit 255, FAILED matching WANT, no output fi
 	fi
 }
 failv2 "--fatal_warnings on image7t" "--fatal_warnings" "$H/image7t.nobtf" --fatal_warnings --btf "$H/image7t.tags.btf"
-failv2 "--tramp_table on a module" "--tramp_table: a module" "$H/module7.nobtf.o" --tramp_table -b "$H/image7" --btf "$H/module7.btf"
+failv2 "--tramp_table on a module without its vmlinux" "--tramp_table: a module's table needs its vmlinux" \
+	"$H/module7.nobtf.o" --tramp_table --btf "$H/module7.btf"
 [ -f "$M/tramp.nobtf" ] && failv2 "--tramp_table on an image with declared sets" "--tramp_table: .BTF_tramp holds declared sets" \
 	"$M/tramp.nobtf" --tramp_table --kernel 7.3 --btf "$M/tramp.btf"
 failv2 "--tramp_table in the 6.x flow" "--tramp_table: the 6.x flow" "$H/image7t.nobtf" --tramp_table --kernel 6.12
@@ -467,6 +468,70 @@ if "$B" models "$d/t.BTF_tramp" >/dev/null 2>"$d/err"; then
 	bad "models of a raw <elf>.BTF_tramp without --btf succeeded"
 else
 	ok "models of a raw <elf>.BTF_tramp without --btf: $(sed "s|$d/||g" "$d/err")"
+fi
+# a module's table (issue 51): Debian's amd64 7.2 tcp_bbr.ko on its
+# vmlinux, which places no .BTF_tramp: none unless --tramp_table; with it,
+# the module's own functions (IDs from vmlinux's type count on), version
+# 3, the crc32 of the module's .BTF (Python's zlib), and the models and
+# verdicts of models --all --verdicts; .BTF and .BTF_ids as without it
+if [ -f "$K/amd64-7/modules/tcp_bbr.ko" ]; then
+	dm=$tmp/debmod && mkdir -p "$dm"
+	objcopy --dump-section .BTF="$dm/btf" "$K/amd64-7/modules/tcp_bbr.ko" "$dm/junk" 2>/dev/null && rm -f "$dm/junk"
+	cp "$K/amd64-7/modules/tcp_bbr.ko" "$dm/plain.ko" && cp "$dm/plain.ko" "$dm/t.ko"
+	"$B" --btf_base "$K/amd64-7/vmlinux" --btf "$dm/btf" "$dm/plain.ko" 2>/dev/null
+	"$B" --tramp_table --btf_base "$K/amd64-7/vmlinux" --btf "$dm/btf" "$dm/t.ko" 2>/dev/null
+	"$B" models -b "$K/amd64-7/vmlinux" --btf "$dm/t.ko.BTF" "$dm/t.ko.BTF_tramp" >"$dm/table.jsonl" 2>/dev/null
+	"$B" models --all --verdicts -b "$K/amd64-7/vmlinux" "$K/amd64-7/modules/tcp_bbr.ko" >"$dm/elf.jsonl" 2>/dev/null
+	if res=$(TESTS=$top/tests python3 - "$dm" "$K/amd64-7/vmlinux" <<'PY'
+import json, os, struct, subprocess, sys, zlib
+sys.path.insert(0, os.environ['TESTS'])
+import btf7_check
+d = sys.argv[1]
+t = open(d + '/t.ko.BTF_tramp', 'rb').read()
+btf = open(d + '/t.ko.BTF', 'rb').read()
+magic, ver, mach, crc, nf, nc = struct.unpack_from('<IHHIII', t)
+nv = struct.unpack_from('<H', t, 28)[0]
+ids = struct.unpack_from('<%dI' % nf, t, 32 + nc * 56 + nv * 20)
+# vmlinux's type count, by tests/btf7_check.py's reader of its .BTF
+subprocess.run(['objcopy', '--dump-section', '.BTF=' + d + '/vmlinux.btf', sys.argv[2],
+                d + '/junk'], check=True, capture_output=True)
+base = len(btf7_check.parse(open(d + '/vmlinux.btf', 'rb').read())['types'])
+tab = [json.loads(l) for l in open(d + '/table.jsonl')]
+elf = [json.loads(l) for l in open(d + '/elf.jsonl')]
+for x in tab:
+    x.pop('class')
+bad = []
+if magic != 0x50525442 or ver != 3 or mach != 62:
+    bad.append('header %x v%d machine %d' % (magic, ver, mach))
+if crc != zlib.crc32(btf):
+    bad.append('crc32 %#x, the .BTF %#x' % (crc, zlib.crc32(btf)))
+if not ids or min(ids) < base or list(ids) != sorted(set(ids)):
+    bad.append('func ids %s..%s (vmlinux has %d types)' % (ids[:1], ids[-1:], base))
+if tab != elf:
+    bad.append('models or verdicts differ from models --all --verdicts')
+print('; '.join(bad) if bad else '%d functions from id %d, %d classes, %d verdicts, %d bytes' %
+      (nf, ids[0], nc, nv, len(t)))
+sys.exit(1 if bad else 0)
+PY
+	) && [ ! -e "$dm/plain.ko.BTF_tramp" ] && cmp -s "$dm/plain.ko.BTF" "$dm/t.ko.BTF" &&
+	   cmp -s "$dm/plain.ko.BTF_ids" "$dm/t.ko.BTF_ids"; then
+		ok "Debian amd64 7.2 tcp_bbr.ko: no table unless --tramp_table; with it: $res; .BTF and .BTF_ids the same"
+	else
+		bad "Debian amd64 7.2 tcp_bbr.ko --tramp_table: ${res:-no table} (plain run: $(outputs "$dm/plain.ko"))"
+	fi
+	# a raw-BTF base: the models, no verdicts, a warning that says why
+	# (a module's verdicts need vmlinux's symbols); no FAILED line
+	"$B" models --all --verdicts -b "$dm/vmlinux.btf" "$K/amd64-7/modules/tcp_bbr.ko" \
+		>"$dm/raw.jsonl" 2>"$dm/raw.err"; rc=$?
+	if [ $rc = 0 ] && [ "$(wc -l <"$dm/raw.jsonl")" = 16 ] && ! grep -q verdicts "$dm/raw.jsonl" &&
+	   grep -q "is raw BTF, and a module's verdicts need its vmlinux's ELF" "$dm/raw.err" &&
+	   ! grep -q FAILED "$dm/raw.err"; then
+		ok "a module's verdicts with a raw-BTF -b: the 16 models, no verdicts, and why: $(sed "s|$dm/||g; s|$K/||g" "$dm/raw.err")"
+	else
+		bad "a module's verdicts with a raw-BTF -b: exit $rc, $(wc -l <"$dm/raw.jsonl") lines, $(head -c 300 "$dm/raw.err")"
+	fi
+else
+	echo "  skipped: a module's table on Debian's tcp_bbr.ko (no $K/amd64-7/modules/tcp_bbr.ko: ../shared/realdata/fetch-kernels)"
 fi
 # Debian's amd64 7.2 vmlinux places no .BTF_tramp: --tramp_table makes the
 # table anyway; its size against the issue's goal (<= 10 bytes a function

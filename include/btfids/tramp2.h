@@ -20,7 +20,8 @@
 
 /*
  * The table built in the 7.x flow for <elf>.BTF_tramp: every
- * BTF_KIND_FUNC of @btf (the final BTF of a vmlinux) in ID order, its model by @ru, each distinct
+ * BTF_KIND_FUNC of @btf (the final BTF of a vmlinux; of a module, its split
+ * BTF's own FUNCs, IDs from the base's type count on) in ID order, its model by @ru, each distinct
  * 56-byte class once (hashed), classes in order of first use; header crc32
  * of btf__raw_data(@btf), the <elf>.BTF bytes; target byte order @be.
  * Deterministic. Returns 0 and t->buf (t->size bytes), or a negative errno
@@ -33,7 +34,7 @@ struct btfids_tramp2 {
 	uint32_t nr_verdicts;		/* distinct verdicts (version 3) */
 };
 /*
- * With @ai (the vmlinux's attach facts, verdict.h; NULL: none), the table
+ * With @ai (the vmlinux's or the module's attach facts, verdict.h; NULL: none), the table
  * is version 3: each function's attach verdicts too, each distinct set of
  * them once, by the rules of @ai's release.
  */
@@ -76,13 +77,15 @@ int btfids_tramp2_of_elf(const struct btfids_elf *e, const char *btf_path,
  * `btfids models [--btf BTF] FILE` of a v2 table: FILE a vmlinux whose
  * .BTF_tramp holds one (names and crc32 from its .BTF, or --btf's), or a
  * raw <elf>.BTF_tramp file (needs @btf_path: its names, crc32 and, for an
- * ELF, e_machine). JSON Lines by BTF ID, with "class" (and "verdicts" in
+ * ELF, e_machine; a module's split BTF needs @base_path, its vmlinux or
+ * base BTF). JSON Lines by BTF ID, with "class" (and "verdicts" in
  * a version 3 table); only the functions btfids_models_wanted(@func, name)
  * (tramp_class.h) and, with @taken >= 0 (an enum btfids_attach), whose
  * verdict for it is taken (a version 2 table: an error). Returns 0, or a
  * negative errno after an error line.
  */
-int btfids_tramp2_print(const char *path, const char *btf_path, const char *func, int taken,
+int btfids_tramp2_print(const char *path, const char *btf_path, const char *base_path,
+			const char *func, int taken,
 			FILE *out, struct btfids_report *r);
 
 #endif /* _BTFIDS_TRAMP2_H */
