@@ -99,14 +99,15 @@ fi
 
 # the livepatch the proof's boot loads (tests/boot/share_klp.c), when the
 # tree has CONFIG_LIVEPATCH: tests/boot/klp built against the relinked tree
-# as an external module (its copy: M= builds in its folder; the tree has no
-# Module.symvers, so modpost takes vmlinux.symvers)
+# as an external module (its copy: M= builds in its folder; modpost takes
+# the tree's Module.symvers, or its vmlinux.symvers: extra_symbols)
 klp() {
 	[ -z "$bench$stress" ] && grep -q '^CONFIG_LIVEPATCH=y' "$T/.config" || return 0
+	# shellcheck disable=SC2046 # extra_symbols: one word or none
 	cp -r "$S/klp" "$tmp/klp-src" &&
 	make -s -C "$T" ARCH=x86_64 RESOLVE_BTFIDS="$B" modules_prepare >"$tmp/klp.log" 2>&1 &&
 	make -C "$T" ARCH=x86_64 M="$tmp/klp-src" RESOLVE_BTFIDS="$B" \
-		KBUILD_EXTRA_SYMBOLS="$T/vmlinux.symvers" modules >>"$tmp/klp.log" 2>&1 &&
+		$(extra_symbols) modules >>"$tmp/klp.log" 2>&1 &&
 	cp "$tmp/klp-src/btfids_klp.ko" "$tmp/" ||
 		{ grep -m1 -iE 'error|warning: .* undefined' "$tmp/klp.log" || tail -1 "$tmp/klp.log"; } >"$tmp/klp.err"
 	return 0

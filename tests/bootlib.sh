@@ -62,7 +62,7 @@ patched_tree_ready() {
 	[ -x "$R/kbuild-tiny" ] ||
 		skip "no $R/kbuild-tiny: the workspace's shared/realdata, not in this repository; set BTFIDS_REALDATA"
 	[ -f "$T/.config" ] && [ -f "$T/arch/x86/boot/bzImage" ] ||
-		skip "no patched 7.3 tree in $DP: run kernel/build-tree once, about 12 minutes"
+		skip "no patched 7.3 tree in $DP: run kernel/build-tree once, about 15 minutes"
 	series_built ||
 		skip "the patched tree in $DP is not built from kernel/7.3-fixes and kernel/7.3 as they are now: run kernel/build-tree (or BTFIDS_BOOT_TRAMP_ANY_TREE=1)"
 	emu_scale >/dev/null	# once, here: boot() and the guest use it
@@ -116,6 +116,15 @@ relink_patched() {
 	) 9>"$DP/.relink-7.3.lock"
 }
 
+# extra_symbols: KBUILD_EXTRA_SYMBOLS for an external module built against
+# the tree (M=): its vmlinux.symvers when the tree has no Module.symvers (a
+# tree built for vmlinux and the image only); nothing when `make modules`
+# wrote one (kernel/build-tree's modules): it holds vmlinux's exports, and
+# modpost would read them twice ("exported twice")
+extra_symbols() {
+	[ -f "$T/Module.symvers" ] || echo "KBUILD_EXTRA_SYMBOLS=$T/vmlinux.symvers"
+}
+
 # gen_init_cpio DIR: the tree's initramfs tool (built into DIR if the tree
 # has none)
 gen_init_cpio() {
@@ -145,7 +154,7 @@ boot_require() {
 	command -v python3 >/dev/null || skip "no python3"
 	[ -x "$B" ] || skip "no btfids at $B: run make"
 	[ -f "$T/.config" ] && [ -f "$T/arch/x86/boot/bzImage" ] ||
-		skip "no patched 7.3 tree in $DP: run kernel/build-tree once, about 12 minutes"
+		skip "no patched 7.3 tree in $DP: run kernel/build-tree once, about 15 minutes"
 	series_built || skip "the patched tree in $DP is not built from kernel/7.3-fixes and kernel/7.3 as they are now: run kernel/build-tree"
 	emu_scale >/dev/null
 	echo "  emulator: $(emu_said)"

@@ -106,19 +106,21 @@ kmod() {
 	mkdir -p "$OUT/kmod"
 	# an external module needs the tree's module linker script
 	# (scripts/module.lds): a tree built for vmlinux and bzImage has none
+	# shellcheck disable=SC2046 # extra_symbols: one word or none
 	make -s -C "$T" ARCH=x86_64 RESOLVE_BTFIDS="$B" modules_prepare >"$OUT/kmod.log" 2>&1 &&
 	make -C "$T" ARCH=x86_64 M="$T/tools/testing/selftests/bpf/test_kmods" MO="$OUT/kmod" \
-		RESOLVE_BTFIDS="$B" KBUILD_EXTRA_SYMBOLS="$T/vmlinux.symvers" modules \
+		RESOLVE_BTFIDS="$B" $(extra_symbols) modules \
 		>>"$OUT/kmod.log" 2>&1 && cp "$OUT/kmod/bpf_testmod.ko" "$tmp/" ||
 		echo "kmod: $(grep -m1 -iE 'error|warning: .* undefined' "$OUT/kmod.log")" >"$tmp/kmod.err"
 	# livepatch_trampoline's module: the tree's livepatch sample (its
 	# config has no SAMPLES: the option is given on the command line),
 	# which the test loads from ../../../../samples/livepatch, / here
 	if grep -q '^CONFIG_LIVEPATCH=y' "$T/.config"; then
+		# shellcheck disable=SC2046 # extra_symbols: one word or none
 		mkdir -p "$OUT/klp" &&
 		make -C "$T" ARCH=x86_64 M="$T/samples/livepatch" MO="$OUT/klp" \
 			CONFIG_SAMPLE_LIVEPATCH=m RESOLVE_BTFIDS="$B" \
-			KBUILD_EXTRA_SYMBOLS="$T/vmlinux.symvers" modules >"$OUT/klp.log" 2>&1 &&
+			$(extra_symbols) modules >"$OUT/klp.log" 2>&1 &&
 			cp "$OUT/klp/livepatch-sample.ko" "$tmp/" ||
 			echo "$(grep -m1 -iE 'error|warning: .* undefined' "$OUT/klp.log")" >"$tmp/klp.err"
 	fi

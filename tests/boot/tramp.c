@@ -715,7 +715,8 @@ static void probe(const char *path, int prog, const struct tramp_table *t)
 		attached += !err[0];
 		if (!err[0] && example[0] == '-')
 			snprintf(example, sizeof(example), "%s", f->name);
-		if (err[1] != err[0] || err[0] != (f->site ? 0 : ENOENT)) {
+		/* the class is attachable to the kernel, which drops the altered one (want_errno()) */
+		if (err[1] != err[0] || err[0] != (f->shared ? EADDRNOTAVAIL : f->site ? 0 : ENOENT)) {
 			if (!wrong++)
 				snprintf(first, sizeof(first), "; first: %s (id %u, %s): off %s, on %s",
 					 f->name, f->id, f->site ? "an ftrace site" : "no ftrace site",
