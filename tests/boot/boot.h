@@ -91,6 +91,8 @@ void boot_tramp(const char *path, const char *probe) __attribute__((weak));	/* i
 	linked by tests/boot-tramp.sh only: it needs a 7.2+ UAPI header */
 /* Shared trampoline images (share.c, tests/boot-share.sh): @path lists the functions */
 void boot_share(const char *path) __attribute__((weak));
+/* tests/boot-modules.sh: module functions' verdicts (modules.c) */
+void boot_modules(const char *list, const char *verdicts) __attribute__((weak));
 /*
  * Upstream's test_progs (/selftests) once per configuration of the
  * trampoline switches (selftests.c, linked by tests/selftests-boot.sh only).

@@ -244,6 +244,12 @@ int main(void)
 		say("guest seconds %.1f", now() - t0);
 		finish();
 	}
+	if (boot_modules && !access("/modules.txt", R_OK)) {
+		/* tests/boot-modules.sh: the patched kernel with real modules */
+		boot_modules("/modules.txt", "/modverdicts.txt");
+		say("guest seconds %.1f", now() - t0);
+		finish();
+	}
 	if (boot_selftests && !access("/selftests.txt", R_OK)) {
 		/* tests/selftests-boot.sh: upstream's test_progs */
 		boot_selftests();
