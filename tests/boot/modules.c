@@ -27,6 +27,12 @@
  *   glob     per module, one fentry.multi link over every function its
  *            verdicts take (what `<module>:*` attaches): at the first try;
  *            all the modules' links held at once
+ *   word     per module and tracing_multi type, one link with the
+ *            kernel's own word (BPF_F_TRACING_MULTI_SKIP_REFUSED) over
+ *            every function: each id's answer against its verdict; and
+ *            what the table buys for <module>:* beside it: the links over
+ *            the table's list against those with the word, timed, and how
+ *            many modules mainline's link (no word) refuses whole
  *   unload   a module under a fentry program cannot leave (the program
  *            holds it: bpf_check_attach_target()'s btf_try_get_module());
  *            after the detach it unloads, loads again, is attached again,
@@ -332,6 +338,150 @@ static void globs(struct mod *m, int nm, const struct verdict *v, int nv)
 	free(ids);
 }
 
+/* Module @k's functions type @t has a verdict for, into @ids: how many */
+static int mod_ids(const struct verdict *v, int nv, int k, int t, bool taken_only, uint32_t *ids)
+{
+	int n = 0;
+
+	for (int i = 0; i < nv; i++)
+		if (v[i].mod == k && v[i].err[t] >= 0 && (!taken_only || !v[i].err[t]))
+			ids[n++] = v[i].id;
+	return n;
+}
+
+/*
+ * One tracing_multi link of type @t over @ids of module @m, asking for
+ * shared images (BPF_F_TRACING_MULTI_SHARE); with @errs, the
+ * kernel's own word (kernel/7.3 19/24, BPF_F_TRACING_MULTI_SKIP_REFUSED:
+ * what it takes attached, each other id's -errno in @errs). The link's fd,
+ * or -errno.
+ */
+static int link_word(const struct mod *m, int t, const uint32_t *ids, int n, int32_t *errs)
+{
+	union bpf_attr a = { .link_create = { .prog_fd = m->multi[t],
+					      .attach_type = types[t].type } };
+	int fd;
+
+	a.link_create.tracing_multi.ids = (uintptr_t)ids;
+	a.link_create.tracing_multi.cnt = n;
+	/* shared images, as a tracer's link of a whole module asks (22/24) */
+	a.link_create.tracing_multi.flags = BPF_F_TRACING_MULTI_SHARE;
+	if (errs) {
+		for (int i = 0; i < n; i++)
+			errs[i] = 1;	/* a kernel without the flag leaves it */
+		a.link_create.tracing_multi.flags |= BPF_F_TRACING_MULTI_SKIP_REFUSED;
+		a.link_create.tracing_multi.errs = (uintptr_t)errs;
+	}
+	fd = sys_bpf(BPF_LINK_CREATE, &a);
+	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * Every function of every loaded module against the kernel's own word,
+ * per tracing_multi type: one link a module with BPF_F_TRACING_MULTI_
+ * SKIP_REFUSED over all of its functions, each id's answer against its
+ * verdict (the same errno; a same-call-site one is EINVAL, the kernel
+ * keeping a site's lowest id as the table does). Every function, where
+ * judge() tries a sample alone.
+ */
+static void kernel_word(struct mod *m, int nm, const struct verdict *v, int nv, int t,
+			uint32_t *ids, int32_t *errs)
+{
+	int mods = 0, fns = 0, att = 0, ref = 0, diff = 0, failed = 0;
+
+	for (int k = 0; k < nm; k++) {
+		int n, fd;
+
+		if (!m[k].loaded || m[k].multi[t] < 0)
+			continue;
+		n = mod_ids(v, nv, k, t, false, ids);
+		if (!n)
+			continue;
+		mods++;
+		fns += n;
+		fd = link_word(&m[k], t, ids, n, errs);
+		if (fd < 0 && fd != -ENOENT) {
+			if (failed++ < 5)
+				say("modules: kernel word: %s: %s:* failed: %s", types[t].name,
+				    m[k].name, strerror(-fd));
+			continue;
+		}
+		if (fd >= 0)
+			close(fd);
+		for (int i = 0, j = 0; i < nv; i++) {
+			if (v[i].mod != k || v[i].err[t] < 0)
+				continue;
+			att += !errs[j];
+			ref += errs[j] < 0;
+			if (errs[j] != -v[i].err[t] && diff++ < 10)
+				say("modules: kernel word: %s: differ: %s:%s (id %u): the table %d, the kernel %d",
+				    types[t].name, m[k].name, v[i].name, v[i].id, -v[i].err[t], errs[j]);
+			j++;
+		}
+	}
+	say("modules: kernel word: %s: %d modules, %d functions, one call a module: %d attached, %d refused with reasons, %d links failed; the table's verdicts against them: %d differ",
+	    types[t].name, mods, fns, att, ref, failed, diff);
+}
+
+/*
+ * What the table buys for <module>:* where the kernel gives its word: the
+ * fentry.multi links over the table's taken list against those with the
+ * word over every function, all modules one after another, timed in
+ * rounds table, word, word, table in this boot after a warm-up round (the
+ * links of a round closed before the next); and how many modules' <module>:* over every
+ * function a kernel without the word (mainline's link) refuses whole.
+ */
+static void table_buys(struct mod *m, int nm, const struct verdict *v, int nv, uint32_t *ids,
+		       int32_t *errs)
+{
+	/* a warm-up round first, not counted (the first links of a boot pay more) */
+	static const bool word_round[] = { true, false, true, true, false };
+	double secs[2] = {};
+	int links[MAX_MODULES], mods = 0, whole = 0, fns[2] = {};
+
+	for (size_t r = 0; r < sizeof(word_round) / sizeof(word_round[0]); r++) {
+		bool w = word_round[r];
+
+		for (int k = 0; k < nm; k++) {
+			int n;
+			double t0;
+
+			links[k] = -1;
+			if (!m[k].loaded || m[k].multi[3] < 0 || !m[k].taken)
+				continue;
+			n = mod_ids(v, nv, k, 3, !w, ids);
+			t0 = now();
+			links[k] = link_word(&m[k], 3, ids, n, w ? errs : NULL);
+			if (r)
+				secs[w] += now() - t0;
+			if (r == 1)
+				fns[0] += n;
+			if (r == 2)
+				fns[1] += n;
+		}
+		for (int k = 0; k < nm; k++)
+			if (links[k] >= 0)
+				close(links[k]);
+	}
+	for (int k = 0; k < nm; k++) {
+		int n, fd;
+
+		if (!m[k].loaded || m[k].multi[3] < 0 || !m[k].taken)
+			continue;
+		mods++;
+		n = mod_ids(v, nv, k, 3, false, ids);
+		fd = link_word(&m[k], 3, ids, n, NULL);
+		if (fd >= 0)
+			close(fd);
+		else
+			whole++;
+	}
+	say("modules: <module>:* without the kernel's word (mainline's link over every function): %d of %d modules refused whole",
+	    whole, mods);
+	say("modules: <module>:* over %d modules: the table's list (%d functions) %.3f s a round, the kernel's word (%d functions, the refused left out) %.3f s a round: %.2f",
+	    mods, fns[0], secs[0] / 2, fns[1], secs[1] / 2, secs[1] > 0 ? secs[0] / secs[1] : 0);
+}
+
 /*
  * A module no other depends on, under a fentry program on one of its
  * functions: it cannot leave; after the detach it unloads and loads again
@@ -386,6 +536,8 @@ void boot_modules(const char *list, const char *verdicts)
 {
 	static struct mod m[MAX_MODULES];
 	struct verdict *v = NULL;
+	uint32_t *ids;
+	int32_t *errs;
 	int nm = read_modules(list, m), nv, loaded = 0, said = 0, funcs = 0, nodev = 0, nobtf = 0;
 	double t0 = now();
 
@@ -419,6 +571,17 @@ void boot_modules(const char *list, const char *verdicts)
 	judge(m, v, nv);
 	say("modules: verdicts judged in %.1f s", now() - t0);
 	globs(m, nm, v, nv);
+	ids = calloc(nv + 1, sizeof(*ids));
+	errs = calloc(nv + 1, sizeof(*errs));
+	if (ids && errs) {
+		kernel_word(m, nm, v, nv, 3, ids, errs);
+		kernel_word(m, nm, v, nv, 4, ids, errs);
+		table_buys(m, nm, v, nv, ids, errs);
+	} else {
+		say("modules: kernel word: FAILED (no memory)");
+	}
+	free(ids);
+	free(errs);
 	for (int k = 0; k < nm; k++)
 		for (int t = 3; t < NR_TYPES; t++)
 			if (m[k].multi[t] >= 0)
