@@ -69,6 +69,13 @@ const char *last_log_line(void);
 void *boot_grow(void *v, int *cap, int n, size_t size);
 int load_fentry(uint32_t id, const struct bpf_insn *insns, size_t cnt, bool refusal);
 int load_tracing(int type, uint32_t id, const struct bpf_insn *insns, size_t cnt, bool refusal);
+/*
+ * An empty TRACING program (it returns 0) of attach type @type on BTF FUNC
+ * @id of BTF object @btf_fd (0: vmlinux; @id 0: a tracing_multi program),
+ * by bpf(2) itself, for types the guest's libbpf may not know: its fd, or
+ * -errno
+ */
+int load_empty(int type, int btf_fd, uint32_t id);
 
 void boot_ids(struct btf *vmlinux);
 /*

@@ -169,6 +169,25 @@ int load_tracing(int type, uint32_t id, const struct bpf_insn *insns, size_t cnt
 	return fd >= 0 ? fd : -errno;
 }
 
+int load_empty(int type, int btf_fd, uint32_t id)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	union bpf_attr a = {
+		.prog_type = BPF_PROG_TYPE_TRACING,
+		.expected_attach_type = type,
+		.insns = (uintptr_t)insns, .insn_cnt = 2,
+		.license = (uintptr_t)"GPL",
+		.attach_btf_obj_fd = btf_fd,
+		.attach_btf_id = id,
+	};
+	int fd = syscall(__NR_bpf, BPF_PROG_LOAD, &a, sizeof(a));
+
+	return fd < 0 ? -errno : fd;
+}
+
 static void setup(void)
 {
 	struct utsname u;

@@ -190,26 +190,6 @@ static int load_module(struct mod *m)
 	return err;
 }
 
-/* A program of @type that returns 0 on @id of BTF object @btf_fd (multi: on none) */
-static int load_prog(int type, int btf_fd, uint32_t id, bool multi)
-{
-	struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-	union bpf_attr a = {
-		.prog_type = BPF_PROG_TYPE_TRACING,
-		.expected_attach_type = type,
-		.insns = (uintptr_t)insns, .insn_cnt = 2,
-		.license = (uintptr_t)"GPL",
-		.attach_btf_obj_fd = btf_fd,
-		.attach_btf_id = multi ? 0 : id,
-	};
-	int fd = sys_bpf(BPF_PROG_LOAD, &a);
-
-	return fd < 0 ? -errno : fd;
-}
-
 static int link_prog(int prog, int type, const uint32_t *ids, uint32_t cnt)
 {
 	union bpf_attr a = { .link_create = { .prog_fd = prog, .attach_type = type } };
@@ -258,7 +238,7 @@ static void try_one(struct mod *m, const struct verdict *v, int t, int *err, int
 		}
 		return;
 	}
-	prog = load_prog(types[t].type, m->btf_fd, v->id, false);
+	prog = load_empty(types[t].type, m->btf_fd, v->id);
 	if (prog < 0) {
 		*err = -prog;
 		*step = 1;
@@ -501,7 +481,7 @@ static void unload_cycles(struct mod *m, int nm, const struct verdict *v, int nv
 	for (int c = 0; c < UNLOAD_CYCLES && !why; c++) {
 		int btf = btf_fd_of("dummy"), prog, link;
 
-		prog = btf < 0 ? -ENOENT : load_prog(BPF_TRACE_FENTRY, btf, v[i].id, false);
+		prog = btf < 0 ? -ENOENT : load_empty(BPF_TRACE_FENTRY, btf, v[i].id);
 		link = prog < 0 ? prog : link_prog(prog, BPF_TRACE_FENTRY, NULL, 0);
 		if (link < 0) {
 			why = "attach";
@@ -559,7 +539,7 @@ void boot_modules(const char *list, const char *verdicts)
 			m[k].btf_fd = btf_fd_of(m[k].name);
 			nobtf += m[k].btf_fd < 0;
 			for (int t = 3; t < NR_TYPES && m[k].btf_fd >= 0; t++)
-				m[k].multi[t] = load_prog(types[t].type, m[k].btf_fd, 0, true);
+				m[k].multi[t] = load_empty(types[t].type, m[k].btf_fd, 0);
 		} else {
 			nodev += m[k].err == ENODEV;
 			if (said++ < 10)

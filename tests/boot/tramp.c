@@ -1103,25 +1103,6 @@ struct single_verdict {
 	struct btf_tramp_attach_verdict at[3];	/* the table's, in single[]'s order */
 };
 
-/* A program of @type that returns 0, on BTF FUNC @id: its fd, or -errno */
-static int load_single(int type, uint32_t id)
-{
-	struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-	union bpf_attr a = {
-		.prog_type = BPF_PROG_TYPE_TRACING,
-		.expected_attach_type = type,
-		.insns = (uintptr_t)insns, .insn_cnt = 2,
-		.license = (uintptr_t)"GPL",
-		.attach_btf_id = id,
-	};
-	int fd = sys_bpf(BPF_PROG_LOAD, &a);
-
-	return fd < 0 ? -errno : fd;
-}
-
 /* A link of @prog, of @type, on the function it was loaded for: its fd, or -errno */
 static int link_single(int prog, int type)
 {
@@ -1140,7 +1121,7 @@ static double t_single[3];	/* load, attach, detach: seconds */
 static void try_single(int type, uint32_t id, struct btf_tramp_attach_verdict *k)
 {
 	double t = now();
-	int prog = load_single(type, id), link;
+	int prog = load_empty(type, 0, id), link;
 
 	t_single[0] += now() - t;
 	memset(k, 0, sizeof(*k));
@@ -1193,7 +1174,7 @@ static int anchor_link(const struct single_verdict *v, int n, const struct tramp
 			k += t->f[j].addr == x->addr;
 		if (!x || k != 1)
 			continue;
-		prog = load_single(BPF_TRACE_FENTRY, v[i].id);
+		prog = load_empty(BPF_TRACE_FENTRY, 0, v[i].id);
 		if (prog < 0)
 			continue;
 		link = link_single(prog, BPF_TRACE_FENTRY);
