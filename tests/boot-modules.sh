@@ -258,14 +258,14 @@ expect "<module>:* (one fentry.multi link over every function a module's verdict
 # gives each refused id its errno)
 for t in fentry.multi fexit.multi; do
 	expect "$t: every function of every loaded module, one link a module with the kernel's own word: the kernel's answer for each is btfids' verdict" \
-		"modules: kernel word: $t:" "modules: kernel word: $t: ([1-9][0-9]*) modules, [0-9]+ functions, one call a module: [0-9]+ attached, [0-9]+ refused with reasons, 0 links failed; the table's verdicts against them: 0 differ$"
+		"modules: kernel word: $t: [0-9]+ of" "modules: kernel word: $t: ([1-9][0-9]*) of \1 loaded modules, [0-9]+ functions, one call a module: [0-9]+ attached, [0-9]+ refused with reasons, 0 links failed; the table's verdicts against them: 0 differ$"
 done
 # what the table buys for <module>:* beside the kernel's word (a figure,
 # not a pass mark: docs/kernel.md), and what mainline's link does without
 expect "<module>:* over every function without the kernel's word (mainline's link): how many modules it refuses whole" \
-	'modules: <module>:\* without' 'refused whole$'
+	'modules: <module>:\* without' ': [0-9]+ of [1-9][0-9]* modules refused whole$'
 expect "<module>:* by the table's list against the kernel's word, timed in one boot" \
-	'modules: <module>:\* over' 'a round: [0-9]+\.[0-9]+$'
+	'modules: <module>:\* over' 'a round: [0-9]+\.[0-9]+; links failed: 0 and 0$'
 expect "unload under attach: refused while attached, then unloaded, loaded and attached again, 20 times" \
 	'modules: unload under attach: ' 'refused while attached 20 of 20, 20 load/attach/detach/unload cycles$'
 if grep -qE '(WARNING|BUG|Oops|Call Trace)' "$L"; then

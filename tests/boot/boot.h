@@ -73,7 +73,8 @@ int load_tracing(int type, uint32_t id, const struct bpf_insn *insns, size_t cnt
  * An empty TRACING program (it returns 0) of attach type @type on BTF FUNC
  * @id of BTF object @btf_fd (0: vmlinux; @id 0: a tracing_multi program),
  * by bpf(2) itself, for types the guest's libbpf may not know: its fd, or
- * -errno
+ * -errno. init.c is built against the host's <linux/bpf.h> (bootlib.sh
+ * build_guest()): the fields used are 5.11's, the type numbers the caller's.
  */
 int load_empty(int type, int btf_fd, uint32_t id);
 

@@ -367,17 +367,22 @@ static int link_word(const struct mod *m, int t, const uint32_t *ids, int n, int
 static void kernel_word(struct mod *m, int nm, const struct verdict *v, int nv, int t,
 			uint32_t *ids, int32_t *errs)
 {
-	int mods = 0, fns = 0, att = 0, ref = 0, diff = 0, failed = 0;
+	int mods = 0, loaded = 0, fns = 0, att = 0, ref = 0, diff = 0, failed = 0;
 
 	for (int k = 0; k < nm; k++) {
 		int n, fd;
 
-		if (!m[k].loaded || m[k].multi[t] < 0)
-			continue;
-		n = mod_ids(v, nv, k, t, false, ids);
+		loaded += m[k].loaded;
+		n = m[k].loaded ? mod_ids(v, nv, k, t, false, ids) : 0;
 		if (!n)
 			continue;
 		mods++;
+		if (m[k].multi[t] < 0) {
+			if (failed++ < 5)
+				say("modules: kernel word: %s: %s: no program: %s", types[t].name,
+				    m[k].name, strerror(-m[k].multi[t]));
+			continue;
+		}
 		fns += n;
 		fd = link_word(&m[k], t, ids, n, errs);
 		if (fd < 0 && fd != -ENOENT) {
@@ -399,8 +404,8 @@ static void kernel_word(struct mod *m, int nm, const struct verdict *v, int nv, 
 			j++;
 		}
 	}
-	say("modules: kernel word: %s: %d modules, %d functions, one call a module: %d attached, %d refused with reasons, %d links failed; the table's verdicts against them: %d differ",
-	    types[t].name, mods, fns, att, ref, failed, diff);
+	say("modules: kernel word: %s: %d of %d loaded modules, %d functions, one call a module: %d attached, %d refused with reasons, %d links failed; the table's verdicts against them: %d differ",
+	    types[t].name, mods, loaded, fns, att, ref, failed, diff);
 }
 
 /*
@@ -417,7 +422,7 @@ static void table_buys(struct mod *m, int nm, const struct verdict *v, int nv, u
 	/* a warm-up round first, not counted (the first links of a boot pay more) */
 	static const bool word_round[] = { true, false, true, true, false };
 	double secs[2] = {};
-	int links[MAX_MODULES], mods = 0, whole = 0, fns[2] = {};
+	int links[MAX_MODULES], mods = 0, whole = 0, fns[2] = {}, failed[2] = {};
 
 	for (size_t r = 0; r < sizeof(word_round) / sizeof(word_round[0]); r++) {
 		bool w = word_round[r];
@@ -434,6 +439,8 @@ static void table_buys(struct mod *m, int nm, const struct verdict *v, int nv, u
 			links[k] = link_word(&m[k], 3, ids, n, w ? errs : NULL);
 			if (r)
 				secs[w] += now() - t0;
+			if (r && links[k] < 0)
+				failed[w]++;	/* a failed link is quick: the figure would lie */
 			if (r == 1)
 				fns[0] += n;
 			if (r == 2)
@@ -450,7 +457,8 @@ static void table_buys(struct mod *m, int nm, const struct verdict *v, int nv, u
 			continue;
 		mods++;
 		n = mod_ids(v, nv, k, 3, false, ids);
-		fd = link_word(&m[k], 3, ids, n, NULL);
+		/* mainline's: no flags (neither the word nor 22/24's sharing) */
+		fd = link_prog(m[k].multi[3], BPF_TRACE_FENTRY_MULTI, ids, n);
 		if (fd >= 0)
 			close(fd);
 		else
@@ -458,8 +466,9 @@ static void table_buys(struct mod *m, int nm, const struct verdict *v, int nv, u
 	}
 	say("modules: <module>:* without the kernel's word (mainline's link over every function): %d of %d modules refused whole",
 	    whole, mods);
-	say("modules: <module>:* over %d modules: the table's list (%d functions) %.3f s a round, the kernel's word (%d functions, the refused left out) %.3f s a round: %.2f",
-	    mods, fns[0], secs[0] / 2, fns[1], secs[1] / 2, secs[1] > 0 ? secs[0] / secs[1] : 0);
+	say("modules: <module>:* over %d modules: the table's list (%d functions) %.3f s a round, the kernel's word (%d functions, the refused left out) %.3f s a round: %.2f; links failed: %d and %d",
+	    mods, fns[0], secs[0] / 2, fns[1], secs[1] / 2, secs[1] > 0 ? secs[0] / secs[1] : 0,
+	    failed[0], failed[1]);
 }
 
 /*
