@@ -236,10 +236,9 @@ static int models_elf(struct models_opts *o, const char *path, struct btfids_elf
 	err = *kernel ? 0 : elf_kernel(e, kernel, from, len, r);
 	if (!err)
 		err = btfids_tramp_rules_of_elf(ru, e, *kernel, r);
-	if (!err && o->verdicts && e->type == ET_REL && own_arch(o, e, r))
-		err = module_verdicts(o, e, *kernel, ai);
-	else if (!err && o->verdicts && own_arch(o, e, r))
-		err = btfids_attach_info_read(e, NULL, *kernel, ai, r);
+	if (!err && o->verdicts && own_arch(o, e, r))
+		err = e->type == ET_REL ? module_verdicts(o, e, *kernel, ai) :
+		      btfids_attach_info_read(e, NULL, *kernel, ai, r);
 	return err > 0 ? 0 : err;
 }
 

@@ -326,7 +326,7 @@ static int want_tramp2(struct resolve_opts *o, struct run *u)
 
 	if (u->flow == BTFIDS_FLOW_6X)	/* --tramp_table refused by resolve_one() */
 		return 0;
-	if (module && (!o->base_path || !base_of(o, u)))
+	if (module && !base_of(o, u))
 		no = "a module's table needs its vmlinux (--btf_base)";
 	else if (u->e.tramp.size)
 		no = ".BTF_tramp holds declared sets: their v1 tables are written";
